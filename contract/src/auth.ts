@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+export const StaffRoleSchema = z.enum(['super_admin', 'admin', 'clerk']);
+export type StaffRole = z.infer<typeof StaffRoleSchema>;
+export const UserTypeSchema = z.enum(['super_admin', 'admin', 'clerk', 'student']);
+export type UserType = z.infer<typeof UserTypeSchema>;
+
+/** The signed-in user as the browser keeps it (spec 3, "Stored user session"): a display copy only. */
+export const SessionUserSchema = z.object({
+  id: z.number().int(),
+  type: UserTypeSchema,
+  name: z.string(),
+  court_id: z.number().int().nullable(),
+  payment_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+
+export const LoginResultSchema = z.object({
+  status: z.literal('SUCCESS'),
+  user: SessionUserSchema,
+});
+export type LoginResult = z.infer<typeof LoginResultSchema>;
+
+export const StudentLoginSchema = z.object({
+  last_name: z.string().trim().min(1).max(100),
+  dl_number: z.string().trim().min(1).max(40),
+});
+export type StudentLogin = z.infer<typeof StudentLoginSchema>;
+
+export const AdminLoginSchema = z.object({
+  /** A username or an email address. */
+  username: z.string().trim().min(1).max(200),
+  password: z.string().min(1).max(200),
+});
+export type AdminLogin = z.infer<typeof AdminLoginSchema>;
+
+export const loginStudent = defineEndpoint({
+  method: 'POST',
+  path: '/api/login/student',
+  body: StudentLoginSchema,
+  response: LoginResultSchema,
+});
+
+export const loginAdmin = defineEndpoint({
+  method: 'POST',
+  path: '/api/login/admin',
+  body: AdminLoginSchema,
+  response: LoginResultSchema,
+});
+
+export const logout = defineEndpoint({
+  method: 'POST',
+  path: '/api/logout',
+  response: z.null(),
+  status: 204,
+});
+
+export const getCurrentUser = defineEndpoint({
+  method: 'GET',
+  path: '/api/me',
+  response: z.object({ user: SessionUserSchema }),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+export const CourtSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  county_id: z.number().int(),
+});
+export type Court = z.infer<typeof CourtSchema>;
+
+export const listCourts = defineEndpoint({
+  method: 'GET',
+  path: '/api/public/courts',
+  query: z.object({ countyId: z.coerce.number().int().positive().optional() }),
+  response: z.array(CourtSchema),
+});

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+
+/**
+ * One call of the API: the server registers it with these schemas (validation and
+ * response serialisation) and the web client calls it with the same types.
+ */
+export interface Endpoint<
+  Params extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Response extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  response: Response;
+  /** Status of a successful answer (200 unless stated). */
+  status?: number;
+}
+
+export function defineEndpoint<
+  Params extends z.ZodType | undefined = undefined,
+  Query extends z.ZodType | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+  Response extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<Params, Query, Body, Response>): Endpoint<Params, Query, Body, Response> {
+  return endpoint;
+}
+
+type Infer<T> = [NonNullable<T>] extends [never]
+  ? undefined
+  : NonNullable<T> extends z.ZodType
+    ? z.input<NonNullable<T>>
+    : undefined;
+
+/** What the web client passes for an endpoint (params, query and body as their inputs). */
+export type EndpointInput<E extends Endpoint> = {
+  params: Infer<E['params']>;
+  query: Infer<E['query']>;
+  body: Infer<E['body']>;
+};
+
+export type EndpointOutput<E extends Endpoint> = z.output<E['response']>;

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+export const getHealth = defineEndpoint({
+  method: 'GET',
+  path: '/api/health',
+  response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
+});
+
+/** Public settings the web app needs before anyone signs in. */
+export const getPublicConfig = defineEndpoint({
+  method: 'GET',
+  path: '/api/public/config',
+  response: z.object({ schoolName: z.string(), supportEmail: z.string(), coursePriceCents: z.number().int() }),
+});

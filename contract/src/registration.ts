@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { US_STATE_CODES } from './states.ts';
+
+/** The fields spec section 5 requires, in the order the form shows them. */
+export const REGISTRATION_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'dl_number',
+  'dob',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'court',
+] as const;
+export type RegistrationField = (typeof REGISTRATION_FIELDS)[number];
+
+/** The dob mask 99/99/9999 (spec 5, 9): exactly 10 characters. */
+export const DOB_PATTERN = /^\d{2}\/\d{2}\/\d{4}$/;
+
+/**
+ * A date of birth is MM/DD/YYYY, a real calendar date, and gives an age a driver can have.
+ * Returns the ISO date (YYYY-MM-DD) or null.
+ */
+export function parseDateOfBirth(value: string, today: Date = new Date()): string | null {
+  if (!DOB_PATTERN.test(value)) return null;
+  const [mm, dd, yyyy] = value.split('/').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
+  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return null;
+  const age = today.getUTCFullYear() - yyyy;
+  if (date > today || age < 14 || age > 120) return null;
+  return `${String(yyyy)}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
+}
+
+/** Spec 5: a field counts as missing when it is blank, and dob when it is not all 10 characters of its mask. */
+export function findMissingRegistrationFields(
+  values: Partial<Record<RegistrationField, unknown>>,
+): RegistrationField[] {
+  return REGISTRATION_FIELDS.filter((field) => {
+    const value = values[field];
+    if (field === 'court')
+      return !(typeof value === 'number'
+        ? value > 0
+        : typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0);
+    if (typeof value !== 'string' || value.trim() === '') return true;
+    if (field === 'dob') return !DOB_PATTERN.test(value);
+    return false;
+  });
+}
+
+const requiredText = (max: number) => z.string().trim().min(1, 'Please fill out all fields.').max(max);
+
+export const RegistrationSchema = z.object({
+  first_name: requiredText(100),
+  last_name: requiredText(100),
+  // Spec 5: "Email format is not checked." It is kept as typed, trimmed and lower-cased.
+  email: requiredText(254).transform((email) => email.toLowerCase()),
+  dl_number: requiredText(40).transform((dl) => dl.toUpperCase().replace(/[\s-]/g, '')),
+  address: requiredText(200),
+  city: requiredText(100),
+  state: z.enum(US_STATE_CODES),
+  zip: requiredText(10).regex(/^\d{5}(-\d{4})?$/, 'Zip must be 5 digits (or ZIP+4).'),
+  court: z.coerce.number().int().positive(),
+  dob: z
+    .string()
+    .regex(DOB_PATTERN, 'Date of birth must be MM/DD/YYYY.')
+    .refine((dob) => parseDateOfBirth(dob) !== null, 'Date of birth is not a valid date.'),
+  /** Manual enrolment by a signed-in admin (spec 7); ignored for anyone else. */
+  backdoor: z.boolean().optional(),
+});
+export type Registration = z.input<typeof RegistrationSchema>;
+
+export const RegistrationResultSchema = z.object({ studentId: z.number().int() });
+
+export const registerStudent = defineEndpoint({
+  method: 'POST',
+  path: '/api/register/student',
+  body: RegistrationSchema,
+  response: RegistrationResultSchema,
+  status: 201,
+});
+
+/**
+ * The 409 a duplicate registration gets carries the existing studentId and, only when the
+ * registration proves the existing account's sign-in identity (same last name and licence
+ * number), a short-lived single-use resetToken for resetCourse (decision 004).
+ */
+export const DuplicateAccountErrorSchema = z.object({
+  error: z.object({
+    code: z.literal('DUPLICATE_ACCOUNT'),
+    message: z.string(),
+    studentId: z.number().int(),
+    resetToken: z.string().optional(),
+  }),
+});
+export type DuplicateAccountError = z.infer<typeof DuplicateAccountErrorSchema>;
+
+export const resetCourse = defineEndpoint({
+  method: 'PUT',
+  path: '/api/students/resetcourse/:studentId',
+  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  body: z.object({ resetToken: z.string().min(1).max(200) }),
+  response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
+});

@@ -1,0 +1,77 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Imports flow one way (ARCHITECTURE "Layout"): app -> features -> platform/lib/components. */
+const oneWayDoors = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // process.env is read in one place only: server/src/config.ts (STYLE 2).
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through server/src/config.ts.' },
+      ],
+    },
+  },
+  {
+    files: [
+      'server/src/config.ts',
+      'playwright.config.ts',
+      'e2e/**',
+      'vitest.config.ts',
+      '**/*.test.ts',
+      'server/src/testing/**',
+      'bench/**',
+      'server/bench/**',
+    ],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['contract/src/**'],
+    rules: oneWayDoors([{ group: ['**/server/**', '**/web/**'], message: 'The contract depends on nothing of ours.' }]),
+  },
+  {
+    files: ['server/src/platform/**', 'server/src/db/**'],
+    rules: oneWayDoors([
+      {
+        group: ['**/features/**', '**/app.ts', '**/plugins/**'],
+        message: 'platform and db sit below features and plugins.',
+      },
+    ]),
+  },
+  {
+    files: ['server/src/plugins/**'],
+    rules: oneWayDoors([
+      { group: ['**/features/**', '**/app.ts'], message: 'Plugins are cross-cutting: they know no feature.' },
+    ]),
+  },
+  {
+    files: ['server/src/features/**'],
+    rules: oneWayDoors([
+      { group: ['**/app.ts', '**/main.ts'], message: 'A feature does not import the app.' },
+      { group: ['../*/*.queries.ts', '../*/*.queries'], message: "Call the other feature's service, not its queries." },
+    ]),
+  },
+  {
+    files: ['web/src/components/**', 'web/src/lib/**'],
+    rules: oneWayDoors([{ group: ['**/features/**', '**/app/**'], message: 'Generic UI and lib know no feature.' }]),
+  },
+  {
+    files: ['web/src/features/**'],
+    rules: oneWayDoors([
+      { group: ['**/app/router*', '**/app/routes*'], message: 'A feature page does not import the router.' },
+    ]),
+  },
+);

@@ -1,0 +1,73 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps.ts';
+import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
+import { registerSecurityHeaders } from './plugins/security.ts';
+import { type Auth, findAuth } from './plugins/session.ts';
+import { registerWeb } from './plugins/web.ts';
+import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerCourtRoutes } from './features/courts/courts.routes.ts';
+import { registerHealthRoutes } from './features/health/health.routes.ts';
+import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
+import { registerRegistrationRoutes } from './features/registration/registration.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling (memoised per request): a student or staff session, or null. */
+    getAuth(): Promise<Auth | null>;
+  }
+}
+
+// Licence numbers and birth dates never reach the logs (issue 2): no bodies are logged, and
+// URLs carry only ids. Headers with credentials are redacted too.
+const LOG_REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
+
+/** Builds the whole app without listening or doing I/O of its own; main.ts and tests call it. */
+export type { AppDeps };
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: LOG_REDACT },
+    trustProxy: config.env === 'production',
+    bodyLimit: 256 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
+
+  app.decorateRequest('getAuth', function (this: FastifyRequest) {
+    return Promise.resolve(null as Auth | null);
+  });
+  app.addHook('onRequest', async (request) => {
+    let auth: Promise<Auth | null> | undefined;
+    request.getAuth = () => (auth ??= findAuth(deps.db, deps.clock, request));
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: `${config.schoolName} API`, version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  // The OpenAPI document: open outside production, signed-in staff only in production.
+  app.get('/api/docs', { schema: { hide: true } }, async (request) => {
+    if (config.env === 'production') {
+      const auth = await request.getAuth();
+      if (auth?.kind !== 'staff') throw unauthenticated();
+    }
+    return app.swagger();
+  });
+
+  registerHealthRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerCourtRoutes(app, deps);
+  registerRegistrationRoutes(app, deps);
+  registerPaymentRoutes(app, deps);
+
+  await registerWeb(app, deps.webDist ?? null);
+  return app;
+}

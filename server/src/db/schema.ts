@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const moment = (name: string) => timestamp(name, { withTimezone: true });
+
+export const counties = pgTable(
+  'counties',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    state: text('state').notNull(),
+  },
+  (t) => [uniqueIndex('counties_state_name_key').on(t.state, t.name)],
+);
+
+export const courts = pgTable(
+  'courts',
+  {
+    id: serial('id').primaryKey(),
+    countyId: integer('county_id')
+      .notNull()
+      .references(() => counties.id),
+    name: text('name').notNull(),
+    /** The court clerk's address for certificates (issue 6). */
+    email: text('email'),
+    /** A court may charge a price other than COURSE_PRICE_CENTS. */
+    priceCents: integer('price_cents'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('courts_name_key').on(t.name), index('courts_county_idx').on(t.countyId)],
+);
+
+export const staff = pgTable(
+  'staff',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['super_admin', 'admin', 'clerk'] }).notNull(),
+    /** Set for an admin limited to one court (spec 3, 6). */
+    courtId: integer('court_id').references(() => courts.id),
+    createdAt: createdAt(),
+    disabledAt: moment('disabled_at'),
+  },
+  (t) => [
+    uniqueIndex('staff_username_key').on(sql`lower(${t.username})`),
+    uniqueIndex('staff_email_key').on(sql`lower(${t.email})`),
+    check('staff_role_check', sql`${t.role} in ('super_admin', 'admin', 'clerk')`),
+  ],
+);
+
+/**
+ * One row per enrolment: a registration, its payment and its progress. A retake or a
+ * duplicate-account replacement archives the row (archived_at) and a new registration makes
+ * a new one, so old progress, payments and certificates stay (ARCHITECTURE "never thrown away").
+ * Email and licence number are unique among enrolments that are not archived.
+ */
+export const students = pgTable(
+  'students',
+  {
+    id: serial('id').primaryKey(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    dlNumber: text('dl_number').notNull(),
+    dob: date('dob', { mode: 'string' }).notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zip: text('zip').notNull(),
+    courtId: integer('court_id')
+      .notNull()
+      .references(() => courts.id),
+    enrolledByStaffId: integer('enrolled_by_staff_id').references(() => staff.id),
+    createdAt: createdAt(),
+    paymentAt: moment('payment_at'),
+    completedAt: moment('completed_at'),
+    archivedAt: moment('archived_at'),
+    archiveReason: text('archive_reason'),
+  },
+  (t) => [
+    uniqueIndex('students_active_email_key')
+      .on(t.email)
+      .where(sql`${t.archivedAt} is null`),
+    uniqueIndex('students_active_dl_number_key')
+      .on(t.dlNumber)
+      .where(sql`${t.archivedAt} is null`),
+    index('students_court_idx').on(t.courtId),
+    index('students_dl_number_idx').on(t.dlNumber),
+    index('students_email_idx').on(t.email),
+  ],
+);
+
+/** Server-side sessions; the cookie holds a random token and this table its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    studentId: integer('student_id').references(() => students.id),
+    staffId: integer('staff_id').references(() => staff.id),
+    createdAt: createdAt(),
+    expiresAt: moment('expires_at').notNull(),
+    endedAt: moment('ended_at'),
+  },
+  (t) => [
+    check('sessions_one_owner_check', sql`(${t.studentId} is null) <> (${t.staffId} is null)`),
+    index('sessions_student_idx').on(t.studentId),
+    index('sessions_staff_idx').on(t.staffId),
+  ],
+);
+
+/** Failed sign-ins, for throttling across every instance. The subject is a hash, never a licence number. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    scope: text('scope', { enum: ['student', 'admin'] }).notNull(),
+    subjectHash: text('subject_hash').notNull(),
+    ip: text('ip').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('login_failures_subject_idx').on(t.scope, t.subjectHash, t.createdAt),
+    index('login_failures_ip_idx').on(t.ip, t.createdAt),
+  ],
+);
+
+/** Single-use proof that lets a duplicate registration replace the existing enrolment (decision 004). */
+export const resetTokens = pgTable('reset_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  studentId: integer('student_id')
+    .notNull()
+    .references(() => students.id),
+  createdAt: createdAt(),
+  expiresAt: moment('expires_at').notNull(),
+  usedAt: moment('used_at'),
+});
+
+/** Chapters 1-4 and 6, the final exam (spec 3). */
+export const chapters = pgTable('chapters', {
+  id: integer('id').primaryKey(),
+  title: text('title').notNull(),
+  description: text('description').notNull(),
+  position: integer('position').notNull(),
+});
+
+export const modules = pgTable(
+  'modules',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable key from the content files, so loading the course again never duplicates or overwrites. */
+    contentKey: text('content_key').notNull(),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id),
+    title: text('title').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [uniqueIndex('modules_content_key_key').on(t.contentKey), index('modules_chapter_idx').on(t.chapterId)],
+);

@@ -1,0 +1,12 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Clock } from './platform/clock.ts';
+
+/** What buildApp is given, and what every feature's routes receive. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** Where the built web app lives (main passes WEB_DIST); without it only the API is served. */
+  webDist?: string;
+}

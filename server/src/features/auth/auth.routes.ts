@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { getCurrentUser, loginAdmin, loginStudent, logout } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+import { unauthenticated } from '../../plugins/errors.ts';
+import { clearSessionCookie, endSession, startSession } from '../../plugins/session.ts';
+import { authenticateStaff, authenticateStudent, getSessionUser } from './auth.service.ts';
+
+export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
+  serve(app, loginStudent, PUBLIC, async ({ body, request, reply }) => {
+    const user = await authenticateStudent(db, clock, {
+      lastName: body.last_name,
+      dlNumber: body.dl_number,
+      ip: request.ip,
+    });
+    await startSession(db, clock, config, reply, { studentId: user.id });
+    return { status: 'SUCCESS' as const, user };
+  });
+
+  serve(app, loginAdmin, PUBLIC, async ({ body, request, reply }) => {
+    const user = await authenticateStaff(db, clock, { ...body, ip: request.ip });
+    await startSession(db, clock, config, reply, { staffId: user.id });
+    return { status: 'SUCCESS' as const, user };
+  });
+
+  // Signing out is open to anyone: without a session it only clears the cookie.
+  serve(app, logout, PUBLIC, async ({ auth, reply }) => {
+    if (auth) await endSession(db, clock, auth.tokenHash);
+    clearSessionCookie(reply);
+    return undefined;
+  });
+
+  serve(app, getCurrentUser, PUBLIC, async ({ auth }) => {
+    if (!auth) throw unauthenticated();
+    return { user: await getSessionUser(db, auth) };
+  });
+}

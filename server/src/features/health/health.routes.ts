@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { getHealth, getPublicConfig } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+
+export function registerHealthRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
+  // A failing database query makes this a 500, which is what a load balancer needs to see.
+  serve(app, getHealth, PUBLIC, async () => {
+    await db.execute(sql`select 1`);
+    return { status: 'ok' as const, database: 'ok' as const };
+  });
+
+  serve(app, getPublicConfig, PUBLIC, async () => ({
+    schoolName: config.schoolName,
+    supportEmail: config.supportEmail,
+    coursePriceCents: config.coursePriceCents,
+  }));
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { registerStudent as registerStudentEndpoint, resetCourse } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+import { registerStudent, resetStudentCourse } from './registration.service.ts';
+
+export function registerRegistrationRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
+  // Public: anyone may register. `backdoor` (manual enrolment) counts only for a signed-in staff member.
+  serve(app, registerStudentEndpoint, PUBLIC, async ({ body, auth }) => {
+    const enrolledBy = body.backdoor === true && auth?.kind === 'staff' ? auth.staffId : null;
+    return registerStudent(db, clock, body, enrolledBy);
+  });
+
+  // Public, but proven by a reset token from the duplicate registration, or by the student's own session.
+  serve(app, resetCourse, PUBLIC, async ({ params, body, auth }) => {
+    const { archivedStudentId } = await resetStudentCourse(db, clock, {
+      studentId: params.studentId,
+      resetToken: body.resetToken,
+      signedInStudentId: auth?.kind === 'student' ? auth.studentId : null,
+    });
+    return { status: 'RESET' as const, archivedStudentId };
+  });
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { type Database, openPglite, openPostgres } from './db/client.ts';
+import { acquireDataDirLock, DataDirLockedError } from './db/data-dir-lock.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { loadContent } from './db/seed.ts';
+import { ensureFirstSuperAdmin } from './features/auth/first-admin.ts';
+import { systemClock } from './platform/clock.ts';
+import { WEB_DIST } from './plugins/web.ts';
+
+/** Process entry: loadConfig -> openDb -> migrate -> load content -> buildApp -> listen. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let releaseLock = () => {};
+  let database: Database;
+  if (config.databaseUrl) {
+    database = openPostgres(config.databaseUrl);
+  } else {
+    releaseLock = acquireDataDirLock(config.dataDir);
+    database = await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+  }
+  await migrateDatabase(database);
+  await loadContent(database.db);
+  await ensureFirstSuperAdmin(database.db, config, (message) => console.log(`\n${message}\n`));
+
+  const app = await buildApp({ config, db: database.db, clock: systemClock, webDist: WEB_DIST });
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    releaseLock();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  console.log(
+    `${config.schoolName} is serving ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${path.resolve(config.dataDir)}` : 'PostgreSQL'})`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ErrorCodes } from '@ts/contract';
+
+/** An error a person or a program can act on: becomes `{ error: { code, message, ...extra } }`. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) =>
+  new AppError(400, ErrorCodes.badRequest, message, extra);
+export const unauthenticated = (message = 'Please sign in.') => new AppError(401, ErrorCodes.unauthenticated, message);
+export const forbidden = (message = 'You are not allowed to do that.') =>
+  new AppError(403, ErrorCodes.forbidden, message);
+export const notFound = (message = 'Not found.') => new AppError(404, ErrorCodes.notFound, message);
+export const tooManyRequests = (message: string) => new AppError(429, ErrorCodes.tooManyRequests, message);
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.statusCode)
+        .send({ error: { code: error.code, message: error.message, ...error.extra } });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((issue) => ({
+        field: issue.instancePath.replace(/^\//, ''),
+        message: issue.message,
+      }));
+      return reply.status(400).send({
+        error: { code: ErrorCodes.validation, message: fields[0]?.message ?? 'Invalid request.', fields },
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, url: request.routeOptions.url }, 'response did not match its schema');
+      return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
+    }
+    const status =
+      typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
+    if (status === 429) {
+      return reply.status(429).send({
+        error: { code: ErrorCodes.tooManyRequests, message: 'Too many requests. Please wait and try again.' },
+      });
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, wrong content type).
+      const message = error instanceof Error ? error.message : 'Bad request.';
+      return reply.status(status).send({ error: { code: ErrorCodes.badRequest, message } });
+    }
+    // Never leak a stack or SQL to the client; the log has the detail.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
+  });
+}

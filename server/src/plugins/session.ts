@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { StaffRole } from '@ts/contract';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { sessions, staff, students } from '../db/schema.ts';
+import type { Clock } from '../platform/clock.ts';
+import { createToken, hashToken } from '../platform/tokens.ts';
+
+export const SESSION_COOKIE = 'ts_session';
+const SESSION_HOURS = { student: 12, staff: 8 } as const;
+
+export type Auth =
+  | { kind: 'student'; tokenHash: string; studentId: number }
+  | { kind: 'staff'; tokenHash: string; staffId: number; role: StaffRole; courtId: number | null };
+
+export type SessionOwner = { studentId: number } | { staffId: number };
+
+/** Starts a new session (a new id at every sign-in) and sets its cookie. */
+export async function startSession(
+  db: Db,
+  clock: Clock,
+  config: Config,
+  reply: FastifyReply,
+  owner: SessionOwner,
+): Promise<void> {
+  const token = createToken();
+  const hours = 'studentId' in owner ? SESSION_HOURS.student : SESSION_HOURS.staff;
+  const expiresAt = new Date(clock.now().getTime() + hours * 3600_000);
+  await db.insert(sessions).values({ tokenHash: hashToken(token), expiresAt, ...owner });
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    expires: expiresAt,
+  });
+}
+
+export async function endSession(db: Db, clock: Clock, tokenHash: string): Promise<void> {
+  await db.update(sessions).set({ endedAt: clock.now() }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** Ends every open session of a student, for example when their enrolment is archived. */
+export async function endStudentSessions(db: Db, clock: Clock, studentId: number): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ endedAt: clock.now() })
+    .where(and(eq(sessions.studentId, studentId), isNull(sessions.endedAt)));
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/**
+ * Who is calling: the session behind the cookie, if it is open, unexpired, and its owner is
+ * still an active enrolment or an enabled staff account. One query.
+ */
+export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): Promise<Auth | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({
+      studentId: students.id,
+      studentArchivedAt: students.archivedAt,
+      staffId: staff.id,
+      role: staff.role,
+      courtId: staff.courtId,
+      staffDisabledAt: staff.disabledAt,
+    })
+    .from(sessions)
+    .leftJoin(students, eq(students.id, sessions.studentId))
+    .leftJoin(staff, eq(staff.id, sessions.staffId))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt), gt(sessions.expiresAt, clock.now())))
+    .limit(1);
+  if (!row) return null;
+  if (row.studentId !== null && row.studentArchivedAt === null) {
+    return { kind: 'student', tokenHash, studentId: row.studentId };
+  }
+  if (row.staffId !== null && row.role !== null && row.staffDisabledAt === null) {
+    return { kind: 'staff', tokenHash, staffId: row.staffId, role: row.role, courtId: row.courtId };
+  }
+  return null;
+}

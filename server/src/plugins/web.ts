@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { ErrorCodes } from '@ts/contract';
+
+export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/**
+ * Serves the built React app: files from web/dist, and index.html for every other GET that is
+ * not under /api, so deep links such as /content/2/7 work on reload. An unknown /api path is a
+ * JSON 404, never the HTML.
+ */
+export async function registerWeb(app: FastifyInstance, webDist: string | null): Promise<void> {
+  const hasBuild = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && hasBuild) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: { code: ErrorCodes.notFound, message: 'Not found.' } });
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Vite fingerprints asset names, so they can be cached for good.
+    if (request.url.startsWith('/assets/') && reply.statusCode === 200) {
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+    }
+    return payload;
+  });
+}
