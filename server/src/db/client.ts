@@ -20,10 +20,14 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return { db, kind: 'postgres', close: () => pool.end() };
 }
 
-/** dataDir: a folder for a persistent database, or a PGlite dump (tests) to start from in memory. */
-export async function openPglite(source: { dataDir: string } | { dump: Blob }): Promise<Database> {
-  const client =
-    'dataDir' in source ? await PGlite.create(source.dataDir) : await PGlite.create({ loadDataDir: source.dump });
+/**
+ * dataDir: a folder for a persistent database; dump: a PGlite dump to start from in memory
+ * (tests); neither: an empty database in memory.
+ */
+export async function openPglite(source: { dataDir?: string; dump?: Blob } = {}): Promise<Database> {
+  const client = source.dataDir
+    ? await PGlite.create(source.dataDir)
+    : await PGlite.create(source.dump ? { loadDataDir: source.dump } : {});
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }
@@ -31,5 +35,5 @@ export async function openPglite(source: { dataDir: string } | { dump: Blob }): 
 export async function dumpPglite(database: Database): Promise<Blob> {
   // The drizzle PGlite driver keeps its client on $client.
   const client = (database.db as unknown as { $client: PGlite }).$client;
-  return client.dumpDataDir('none');
+  return client.dumpDataDir('gzip');
 }

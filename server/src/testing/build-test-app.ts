@@ -1,0 +1,64 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import { type Config, loadTestConfig } from '../config.ts';
+import type { Database, Db } from '../db/client.ts';
+import type { Clock } from '../platform/clock.ts';
+import { SESSION_COOKIE } from '../plugins/session.ts';
+import { openTestDatabase } from './test-database.ts';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  constructor(private current = new Date('2026-11-22T15:00:00Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(date: Date): void {
+    this.current = new Date(date);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  database: Database;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app (the same buildApp main.ts uses) on a fresh database of its own. */
+export async function buildTestApp(
+  options: { config?: Record<string, string>; webDist?: string } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const clock = new TestClock();
+  const config = loadTestConfig(options.config);
+  const app = await buildApp({
+    config,
+    db: database.db,
+    clock,
+    ...(options.webDist ? { webDist: options.webDist } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    database,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** The session cookie a sign-in answer set, as a Cookie header value. */
+export function sessionCookieFrom(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error(`no ${SESSION_COOKIE} cookie in the answer (status ${String(response.statusCode)})`);
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}
