@@ -172,3 +172,28 @@ export const modules = pgTable(
   },
   (t) => [uniqueIndex('modules_content_key_key').on(t.contentKey), index('modules_chapter_idx').on(t.chapterId)],
 );
+
+/**
+ * Money received for an enrolment. Immutable: a payment is never updated or deleted. A card
+ * payment is unique per provider payment id; a manual one records the staff member who marked it.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    method: text('method', { enum: ['card', 'manual'] }).notNull(),
+    provider: text('provider', { enum: ['stripe', 'test'] }),
+    providerPaymentId: text('provider_payment_id'),
+    amountCents: integer('amount_cents'),
+    currency: text('currency'),
+    recordedByStaffId: integer('recorded_by_staff_id').references(() => staff.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_payment_id_key').on(t.providerPaymentId),
+    index('payments_student_idx').on(t.studentId),
+  ],
+);

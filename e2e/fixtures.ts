@@ -1,0 +1,90 @@
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { E2E_ADMIN } from '../playwright.config.ts';
+
+export { expect };
+export { E2E_ADMIN };
+
+let sequence = 0;
+
+export interface TestStudent {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  dl_number: string;
+  dob: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  court: number;
+}
+
+/** Registration details unique to this test run. */
+export function newStudentDetails(): Omit<TestStudent, 'id'> {
+  sequence += 1;
+  const tag = `${String(Date.now()).slice(-7)}${String(process.pid % 1000)}${String(sequence)}`;
+  return {
+    first_name: 'Ana',
+    last_name: `Garcia${tag}`,
+    email: `ana.garcia.${tag}@example.com`,
+    dl_number: `E${tag}`,
+    dob: '04/15/1990',
+    address: '12 Elm Street',
+    city: 'Sacramento',
+    state: 'CA',
+    zip: '95814',
+    court: 1,
+  };
+}
+
+/** A student registered through the public API, as the registration page would. */
+export async function registerStudent(request: APIRequestContext): Promise<TestStudent> {
+  const details = newStudentDetails();
+  const response = await request.post('/api/register/student', { data: details });
+  expect(response.status()).toBe(201);
+  const { studentId } = (await response.json()) as { studentId: number };
+  return { id: studentId, ...details };
+}
+
+/** A registered student whom the first super_admin has marked as paid (spec 4), through the API. */
+export async function registerPaidStudent(request: APIRequestContext): Promise<TestStudent> {
+  const student = await registerStudent(request);
+  const login = await request.post('/api/login/admin', {
+    data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password },
+  });
+  expect(login.status()).toBe(200);
+  const paid = await request.post(`/api/admin/markPaid/${String(student.id)}`, { data: {} });
+  expect(paid.status()).toBe(200);
+  await request.post('/api/logout');
+  return student;
+}
+
+/** Signs the first super_admin in through the staff login page. */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/admin-login');
+  await page.getByLabel('Username or email').fill(E2E_ADMIN.username);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs a student in through the login page. */
+export async function signInAsStudent(
+  page: Page,
+  student: Pick<TestStudent, 'last_name' | 'dl_number'>,
+): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Last name').fill(student.last_name);
+  await page.getByLabel("Driver's license number").fill(student.dl_number);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** axe-core against WCAG 2.1 A and AA: no serious or critical violation may remain. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+export const test = base;

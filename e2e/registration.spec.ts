@@ -1,0 +1,84 @@
+import { expect, expectNoSeriousA11yViolations, newStudentDetails, registerStudent, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+
+async function fillRegistration(page: Page, details: ReturnType<typeof newStudentDetails>): Promise<void> {
+  await page.getByLabel('First name').fill(details.first_name);
+  await page.getByLabel('Last name').fill(details.last_name);
+  await page.getByLabel('Email').fill(details.email);
+  await page.getByLabel("Driver's license number").fill(details.dl_number);
+  await page.getByLabel('Date of birth').pressSequentially(details.dob.replaceAll('/', ''));
+  await page.getByLabel('Street address').fill(details.address);
+  await page.getByLabel('City').fill(details.city);
+  await page.getByLabel('State').selectOption({ label: 'California' });
+  await page.getByLabel('Zip code').fill(details.zip);
+  await page.getByLabel('Court').selectOption({ index: 1 });
+}
+
+test.describe('registration', () => {
+  test('a new student registers and lands on /pay, which shows the course fee', async ({ page }) => {
+    await page.goto('/register');
+    await expect(page.getByLabel('Court')).toContainText('Select a court...');
+    await expectNoSeriousA11yViolations(page);
+    await fillRegistration(page, newStudentDetails());
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page).toHaveURL(/\/pay$/);
+    await expect(page.getByRole('button', { name: 'Pay $29.95 now' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the date of birth is masked as 99/99/9999 while typing', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Date of birth').pressSequentially('0415199077');
+    await expect(page.getByLabel('Date of birth')).toHaveValue('04/15/1990');
+  });
+
+  test('the state list holds the 50 states and DC', async ({ page }) => {
+    await page.goto('/register');
+    // 51 choices plus the 'Select a state...' prompt.
+    await expect(page.getByLabel('State').locator('option')).toHaveCount(52);
+    await expect(page.getByLabel('State').locator('option', { hasText: 'District of Columbia' })).toHaveCount(1);
+  });
+
+  test('a missing field shows "Please fill out all fields." and sends nothing', async ({ page }) => {
+    const registrations: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/register/')) registrations.push(request.url());
+    });
+    await page.goto('/register');
+    const details = newStudentDetails();
+    await fillRegistration(page, details);
+    await page.getByLabel('City').fill('');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please fill out all fields.');
+    await expect(page).toHaveURL(/\/register$/);
+    expect(registrations).toEqual([]);
+  });
+
+  test('a duplicate account opens the Important Notice dialog; Cancel closes it and Continue and Register replaces the old account', async ({
+    page,
+    request,
+  }) => {
+    const existing = await registerStudent(request);
+    await page.goto('/register');
+    await fillRegistration(page, {
+      ...newStudentDetails(),
+      last_name: existing.last_name,
+      dl_number: existing.dl_number,
+    });
+    await page.getByRole('button', { name: 'Register' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Important Notice' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("An account already exists with this email or driver's license.");
+    await expect(dialog).toContainText('previous progress is not transferred');
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Continue and Register' }).click();
+    await expect(page).toHaveURL(/\/pay$/);
+    await expect(page.getByRole('button', { name: 'Pay $29.95 now' })).toBeVisible();
+  });
+});

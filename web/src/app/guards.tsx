@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { getCurrentUser, type SessionUser } from '@ts/contract';
+import { ApiError, callApi } from '../lib/api.ts';
+import { useStoredUser } from '../lib/session.ts';
+import { clearStoredUser, isStaffType, storeUser } from '../lib/stored-user.ts';
+import { paths } from './paths.ts';
+
+type Area = 'student' | 'admin';
+
+const belongsTo = (user: SessionUser | null, area: Area) =>
+  user !== null && (area === 'admin' ? isStaffType(user) : user.type === 'student');
+
+/**
+ * Spec 6: the guard lets the area's users through; anyone else has the stored user cleared and
+ * goes to the area's login page. The server is asked too, so an ended session is noticed and
+ * the stored copy stays fresh; the server enforces every rule on its own.
+ */
+export function AreaGuard({ area }: { area: Area }) {
+  const stored = useStoredUser();
+  const navigate = useNavigate();
+  const loginPath = area === 'admin' ? paths.adminLogin : paths.studentLogin;
+  const allowed = belongsTo(stored, area);
+  const me = useQuery({
+    queryKey: ['me'],
+    queryFn: () => callApi(getCurrentUser),
+    enabled: allowed,
+    retry: false,
+  });
+
+  useEffect(() => {
+    if (me.error instanceof ApiError && me.error.status === 401) {
+      clearStoredUser();
+      void navigate(loginPath, { replace: true });
+    }
+  }, [me.error, navigate, loginPath]);
+  useEffect(() => {
+    if (me.data && JSON.stringify(me.data.user) !== localStorage.getItem('user')) storeUser(me.data.user);
+  }, [me.data]);
+
+  if (!allowed) {
+    if (stored) clearStoredUser();
+    return <Navigate to={loginPath} replace />;
+  }
+  // Spec 4: a student who has not paid goes to /pay with the studentId.
+  if (area === 'student' && stored?.payment_at === null) {
+    return <Navigate to={paths.pay} replace state={{ studentId: stored.id }} />;
+  }
+  return <Outlet />;
+}
+
+/** Spec 2: a signed-in user who opens a login page is sent on: admins to /admin, students to /. */
+export function LoginPageGuard() {
+  const stored = useStoredUser();
+  if (stored) return <Navigate to={isStaffType(stored) ? paths.admin : paths.home} replace />;
+  return <Outlet />;
+}

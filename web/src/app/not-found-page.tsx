@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-4 text-center">
+      <h1 className="text-2xl font-bold">{t('notFound.title')}</h1>
+      <p className="text-slate-700">{t('notFound.body')}</p>
+      <Link to="/login" className="font-semibold text-blue-800 underline">
+        {t('notFound.link')}
+      </Link>
+    </div>
+  );
+}

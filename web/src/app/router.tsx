@@ -1,0 +1,72 @@
+import { createBrowserRouter } from 'react-router';
+import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
+import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
+import { AdminComingSoonPage, AdminIndexPage } from '../features/admin/admin-pages.tsx';
+import { ComingSoonPage } from '../features/course/coming-soon-page.tsx';
+import { HomePage } from '../features/home/home-page.tsx';
+import { PayPage } from '../features/payments/pay-page.tsx';
+import { ThankYouPage } from '../features/payments/thank-you-page.tsx';
+import { RegisterPage } from '../features/registration/register-page.tsx';
+import { AdminLayout } from './admin-layout.tsx';
+import { AreaGuard, LoginPageGuard } from './guards.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { PublicLayout } from './public-layout.tsx';
+import { StudentLayout } from './student-layout.tsx';
+
+/** Every route of spec section 2. */
+export const router = createBrowserRouter([
+  {
+    element: <PublicLayout />,
+    children: [
+      {
+        element: <LoginPageGuard />,
+        children: [
+          { path: '/login', element: <StudentLoginPage /> },
+          { path: '/admin-login', element: <AdminLoginPage /> },
+        ],
+      },
+      { path: '/register', element: <RegisterPage /> },
+      { path: '/pay', element: <PayPage /> },
+      { path: '/thank-you', element: <ThankYouPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    element: <AreaGuard area="student" />,
+    children: [
+      {
+        element: <StudentLayout />,
+        children: [
+          { path: '/', element: <HomePage /> },
+          { path: '/content/:chapterId', element: <ComingSoonPage page="chapter" /> },
+          { path: '/content/:chapterId/:moduleId', element: <ComingSoonPage page="module" /> },
+          { path: '/quiz/:chapterId', element: <ComingSoonPage page="quiz" /> },
+          // Spec 2 gives both paths for the final exam.
+          { path: '/final', element: <ComingSoonPage page="final" /> },
+          { path: '/final-exam', element: <ComingSoonPage page="final" /> },
+          { path: '/certificate', element: <ComingSoonPage page="certificate" /> },
+          { path: '/score', element: <ComingSoonPage page="score" /> },
+          { path: '/video-test', element: <ComingSoonPage page="videoTest" /> },
+        ],
+      },
+    ],
+  },
+  {
+    element: <AreaGuard area="admin" />,
+    children: [
+      {
+        element: <AdminLayout />,
+        children: [
+          { path: '/admin', element: <AdminIndexPage /> },
+          { path: '/admin/students', element: <AdminComingSoonPage page="students" /> },
+          { path: '/admin/students/:studentId', element: <AdminComingSoonPage page="studentDetail" /> },
+          { path: '/admin/student-sign-up', element: <AdminComingSoonPage page="studentSignUp" /> },
+          { path: '/admin/modify-questions', element: <AdminComingSoonPage page="modifyQuestions" /> },
+          { path: '/admin/modify-questions/:questionId', element: <AdminComingSoonPage page="editQuestion" /> },
+          { path: '/admin/change-password', element: <AdminComingSoonPage page="changePassword" /> },
+          { path: '/admin/archive', element: <AdminComingSoonPage page="archive" /> },
+        ],
+      },
+    ],
+  },
+]);

@@ -1,0 +1,102 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LanguageSwitch } from './language-switch.tsx';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon?: ReactNode;
+  end?: boolean;
+}
+
+/**
+ * The signed-in areas' frame: a fixed sidebar on desktops and a slide-over on phones, with
+ * the user's name and Sign out at the foot.
+ */
+export function SidebarLayout({
+  title,
+  items,
+  userName,
+  onSignOut,
+  footer,
+}: {
+  title: string;
+  items: NavItem[];
+  userName: string;
+  onSignOut: () => void;
+  footer?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  const nav = (
+    <nav aria-label={t('nav.label')} className="flex h-full flex-col">
+      <div className="px-4 py-5 text-lg font-bold text-white">{title}</div>
+      <ul className="flex-1 space-y-1 px-2">
+        {items.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              end={item.end ?? false}
+              className={({ isActive }) =>
+                `flex items-center gap-3 rounded-md px-3 py-2 text-base font-medium ${isActive ? 'bg-blue-950 text-white' : 'text-blue-50 hover:bg-blue-800'}`
+              }
+            >
+              {item.icon}
+              <span>{item.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <div className="border-t border-blue-800 px-4 py-4 text-blue-50">
+        <p className="text-sm">{t('nav.signedInAs')}</p>
+        <p className="truncate font-semibold text-white">{userName}</p>
+        <button
+          type="button"
+          onClick={onSignOut}
+          className="mt-3 w-full rounded-md border border-blue-300 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-800"
+        >
+          {t('nav.signOut')}
+        </button>
+      </div>
+    </nav>
+  );
+
+  return (
+    <div className="min-h-screen">
+      <div className="hidden lg:fixed lg:inset-y-0 lg:flex lg:w-64 lg:flex-col bg-blue-900">{nav}</div>
+      {open && (
+        <div className="fixed inset-0 z-40 flex lg:hidden">
+          <button
+            type="button"
+            aria-label={t('nav.close')}
+            className="fixed inset-0 bg-slate-900/60"
+            onClick={() => setOpen(false)}
+          />
+          <div className="relative z-50 flex w-72 max-w-[85%] flex-col bg-blue-900">{nav}</div>
+        </div>
+      )}
+      <div className="lg:pl-64">
+        <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
+          <button
+            type="button"
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-semibold lg:hidden"
+            aria-expanded={open}
+            onClick={() => setOpen(true)}
+          >
+            {t('nav.menu')}
+          </button>
+          <span className="truncate font-semibold lg:hidden">{title}</span>
+          <LanguageSwitch className="ml-auto" />
+        </header>
+        <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:px-8">
+          <Outlet />
+        </main>
+        {footer}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { loginStudent } from '@ts/contract';
+import { TextField } from '../../components/field.tsx';
+import { callApi } from '../../lib/api.ts';
+import { storeUser } from '../../lib/stored-user.ts';
+import { LoginForm } from './login-form.tsx';
+
+/** Spec 2 /login: last name and driver's license number. */
+export function StudentLoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+
+  async function signIn(form: FormData) {
+    const { user } = await callApi(loginStudent, {
+      body: { last_name: String(form.get('last_name')), dl_number: String(form.get('dl_number')) },
+    });
+    storeUser(user);
+    // Spec 4: unpaid -> /pay with the studentId; paid -> /; completed -> /certificate.
+    if (user.payment_at === null) await navigate('/pay', { state: { studentId: user.id } });
+    else if (user.completed_at !== null) await navigate('/certificate');
+    else await navigate('/');
+  }
+
+  return (
+    <LoginForm
+      title={t('login.studentTitle')}
+      intro={t('login.studentIntro')}
+      onSubmit={signIn}
+      footer={
+        <div className="space-y-2">
+          <p>
+            {t('login.noAccount')}{' '}
+            <Link to="/register" className="font-semibold text-blue-800 underline">
+              {t('login.registerLink')}
+            </Link>
+          </p>
+          <p>
+            <Link to="/admin-login" className="text-blue-800 underline">
+              {t('login.adminLink')}
+            </Link>
+          </p>
+        </div>
+      }
+    >
+      <TextField label={t('fields.last_name')} name="last_name" autoComplete="family-name" required />
+      <TextField label={t('fields.dl_number')} name="dl_number" autoComplete="off" required />
+    </LoginForm>
+  );
+}

@@ -1,0 +1,40 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { buttonClass } from '../../components/button.tsx';
+import { LanguageSwitch } from '../../components/language-switch.tsx';
+import { useStoredUser } from '../../lib/session.ts';
+
+/** Spec 1 and 2: welcome, how it works, and Begin Course. */
+export function HomePage() {
+  const { t } = useTranslation();
+  const user = useStoredUser();
+  // Spec 2: Begin Course goes to /certificate once the final exam is complete, otherwise to chapter 1.
+  const beginPath = user?.completed_at ? '/certificate' : '/content/1';
+  const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <h1 className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</h1>
+        <LanguageSwitch />
+      </div>
+      <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">
+        <h2 id="how-it-works" className="text-xl font-semibold">
+          {t('home.howItWorks')}
+        </h2>
+        <p className="mt-2 text-slate-700">{t('home.intro')}</p>
+        <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+          {points.map((point) => (
+            <li key={point} className="rounded-md border border-slate-200 p-4">
+              <p className="font-semibold text-slate-900">{t(`home.points.${point}.title`)}</p>
+              <p className="mt-1 text-slate-700">{t(`home.points.${point}.body`)}</p>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-4 text-slate-700">{t('home.steps')}</p>
+      </section>
+      <Link to={beginPath} className={`${buttonClass()} w-full sm:w-auto`}>
+        {t('home.begin')}
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { StrictMode, useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import './lib/i18n.ts';
+import './index.css';
+import { router } from './app/router.tsx';
+import { useSchoolName } from './lib/queries.ts';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+/** Keeps the document title in the chosen language. */
+function DocumentTitle() {
+  const schoolName = useSchoolName();
+  useEffect(() => {
+    if (schoolName) document.title = schoolName;
+  }, [schoolName]);
+  return null;
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <DocumentTitle />
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);
