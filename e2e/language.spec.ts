@@ -5,7 +5,7 @@ test('the language switch translates the whole interface and is remembered', asy
   await signInAsStudent(page, student);
   await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();
 
-  await page.getByRole('main').getByRole('button', { name: 'Español' }).click();
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
   await expect(page.getByRole('link', { name: 'Comenzar el curso' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Cómo funciona' })).toBeVisible();
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Capítulo 1' })).toBeVisible();

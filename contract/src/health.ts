@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { PaymentProviderInfoSchema } from './payments.ts';
 
 export const getHealth = defineEndpoint({
   method: 'GET',
@@ -11,5 +12,10 @@ export const getHealth = defineEndpoint({
 export const getPublicConfig = defineEndpoint({
   method: 'GET',
   path: '/api/public/config',
-  response: z.object({ schoolName: z.string(), supportEmail: z.string(), coursePriceCents: z.number().int() }),
+  response: z.object({
+    schoolName: z.string(),
+    supportEmail: z.string(),
+    coursePriceCents: z.number().int(),
+    payments: PaymentProviderInfoSchema,
+  }),
 });

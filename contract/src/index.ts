@@ -6,3 +6,4 @@ export * from './registration.ts';
 export * from './states.ts';
 export * from './health.ts';
 export * from './payments.ts';
+export * from './content.ts';

@@ -1,19 +1,82 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 
+const StudentIdParams = z.object({ studentId: z.coerce.number().int().positive() });
+
 export const getPaymentAmount = defineEndpoint({
   method: 'GET',
   path: '/api/public/payment/:studentId/paymentAmount',
-  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  params: StudentIdParams,
   response: z.object({ paymentAmount: z.number().int() }),
+});
+
+/** Which card form the payment page shows: Stripe's Payment Element, or the built-in test provider's. */
+export const PaymentProviderInfoSchema = z.object({
+  provider: z.enum(['stripe', 'test']),
+  publishableKey: z.string().nullable(),
+});
+export type PaymentProviderInfo = z.infer<typeof PaymentProviderInfoSchema>;
+
+export const createPaymentIntent = defineEndpoint({
+  method: 'POST',
+  path: '/api/public/payment/intent',
+  body: z.object({ studentId: z.coerce.number().int().positive() }),
+  response: z.object({ clientSecret: z.string(), paymentIntentId: z.string() }).extend(PaymentProviderInfoSchema.shape),
+});
+
+/** A hint from the browser after the provider's redirect; the server checks with the provider. */
+export const markPaymentPaid = defineEndpoint({
+  method: 'POST',
+  path: '/api/public/payment/mark-paid',
+  body: z.object({ paymentIntent: z.string().min(1).max(255) }),
+  response: z.object({ status: z.literal('PAID'), studentId: z.number().int() }),
 });
 
 /** Spec 4 and 7: a super_admin marks an unpaid student as paid. */
 export const markStudentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/admin/markPaid/:studentId',
-  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
   body: z.object({ userId: z.number().int().optional() }).optional(),
   response: z.object({ studentId: z.number().int(), payment_at: z.string() }),
+});
+
+export const PaymentIntentStatusSchema = z.enum([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'canceled',
+  'succeeded',
+]);
+export type PaymentIntentStatus = z.infer<typeof PaymentIntentStatusSchema>;
+
+/** The built-in test provider's stand-in for Stripe.js confirmPayment (only without Stripe keys). */
+export const confirmTestPayment = defineEndpoint({
+  method: 'POST',
+  path: '/api/test-provider/payment_intents/:id/confirm',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  body: z.object({
+    client_secret: z.string().min(1).max(200),
+    card_number: z.string().max(30),
+    expiry: z.string().max(10),
+    cvc: z.string().max(6),
+  }),
+  response: z.object({ status: PaymentIntentStatusSchema, redirect_url: z.string() }),
+});
+
+/** The built-in test provider's stand-in for Stripe.js retrievePaymentIntent. */
+export const retrieveTestPayment = defineEndpoint({
+  method: 'GET',
+  path: '/api/test-provider/payment_intents/:id',
+  params: z.object({ id: z.string().min(1).max(100) }),
+  query: z.object({ client_secret: z.string().min(1).max(200) }),
+  response: z.object({
+    id: z.string(),
+    status: PaymentIntentStatusSchema,
+    amount: z.number().int(),
+    currency: z.string(),
+  }),
 });

@@ -8,10 +8,13 @@ import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
 import { registerWeb } from './plugins/web.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
 import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
 import { registerRegistrationRoutes } from './features/registration/registration.routes.ts';
+import { registerTestProviderRoutes } from './features/payments/test-provider.routes.ts';
+import { isTestPaymentProvider } from './platform/payments/test-provider.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,7 +42,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { stripe: deps.payments.name === 'stripe' });
 
   app.decorateRequest('getAuth', function (this: FastifyRequest) {
     return Promise.resolve(null as Auth | null);
@@ -66,7 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerCourtRoutes(app, deps);
   registerRegistrationRoutes(app, deps);
-  registerPaymentRoutes(app, deps);
+  registerContentRoutes(app, deps);
+  await registerPaymentRoutes(app, deps);
+  if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 
   await registerWeb(app, deps.webDist ?? null);
   return app;

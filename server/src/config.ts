@@ -34,6 +34,21 @@ const ConfigSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PUBLISHABLE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY together (or neither, for the test provider)',
+      });
+    }
+    // Without the webhook secret a payment whose browser never came back would stay unfulfilled.
+    if (env.NODE_ENV === 'production' && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required in production when Stripe keys are set',
+      });
+    }
     if (env.ADMIN_PASSWORD !== undefined && env.ADMIN_PASSWORD.length < 12) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'must be at least 12 characters' });
     }
@@ -58,6 +73,8 @@ export interface Config {
     readonly publishableKey: string | undefined;
     readonly webhookSecret: string | undefined;
   };
+  /** No Stripe keys: card payments go to the built-in test provider (never real money). */
+  readonly testPayments: boolean;
   readonly videoBaseUrl: string;
   readonly logLevel: string;
 }
@@ -94,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publishableKey: e.STRIPE_PUBLISHABLE_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
     }),
+    testPayments: !e.STRIPE_SECRET_KEY,
     videoBaseUrl: e.VIDEO_BASE_URL,
     logLevel: e.LOG_LEVEL,
   });

@@ -7,6 +7,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { loadContent } from './db/seed.ts';
 import { ensureFirstSuperAdmin } from './features/auth/first-admin.ts';
 import { systemClock } from './platform/clock.ts';
+import { createPaymentProvider } from './platform/payments/index.ts';
 import { WEB_DIST } from './plugins/web.ts';
 
 /** Process entry: loadConfig -> openDb -> migrate -> load content -> buildApp -> listen. */
@@ -24,7 +25,15 @@ async function main(): Promise<void> {
   await loadContent(database.db);
   await ensureFirstSuperAdmin(database.db, config, (message) => console.log(`\n${message}\n`));
 
-  const app = await buildApp({ config, db: database.db, clock: systemClock, webDist: WEB_DIST });
+  if (config.testPayments && config.env === 'production') {
+    console.error(
+      '\n*** WARNING: NODE_ENV=production but no Stripe keys are set. ***\n' +
+        '*** Card payments go to the BUILT-IN TEST PROVIDER: no real money is taken. ***\n' +
+        '*** Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET. ***\n',
+    );
+  }
+  const payments = createPaymentProvider(config, database.db, systemClock);
+  const app = await buildApp({ config, db: database.db, clock: systemClock, payments, webDist: WEB_DIST });
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;

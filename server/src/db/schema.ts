@@ -197,3 +197,52 @@ export const payments = pgTable(
     index('payments_student_idx').on(t.studentId),
   ],
 );
+
+/**
+ * The PaymentIntents this school asked the provider for, one per enrolment attempt. Fulfilment
+ * trusts a provider's intent only if it is listed here for that enrolment, with this amount.
+ */
+export const paymentIntents = pgTable(
+  'payment_intents',
+  {
+    id: text('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    provider: text('provider', { enum: ['stripe', 'test'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_intents_student_idx').on(t.studentId)],
+);
+
+/** Provider events already handled (webhooks are delivered at least once). */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: createdAt(),
+});
+
+/**
+ * The built-in test provider's own records: it plays Stripe's part when no Stripe keys are set,
+ * so its PaymentIntents live in the database like any other state (any instance can answer).
+ */
+export const testProviderIntents = pgTable(
+  'test_provider_intents',
+  {
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    metadata: text('metadata').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('test_provider_intents_idempotency_key').on(t.idempotencyKey)],
+);

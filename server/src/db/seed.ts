@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Db } from './client.ts';
@@ -16,16 +17,50 @@ const CourtsFileSchema = z.object({
   ),
 });
 
+const TranslatedSchema = z.object({ en: z.string().min(1), es: z.string().min(1) });
+
 const ChaptersFileSchema = z.object({
-  chapters: z.array(
-    z.object({
-      id: z.number().int(),
-      title: z.string().min(1),
-      description: z.string().min(1),
-      modules: z.array(z.object({ key: z.string().min(1), title: z.string().min(1) })),
-    }),
-  ),
+  chapters: z.array(z.object({ id: z.number().int(), title: TranslatedSchema, description: TranslatedSchema })),
 });
+
+export interface ModuleFile {
+  /** chN-slug: stable across edits of the text, so a reload never duplicates a module. */
+  key: string;
+  chapterId: number;
+  position: number;
+  title: string;
+  body: string;
+}
+
+/** Splits a module file into its front matter (simple `key: value` lines) and its Markdown body. */
+export function parseModuleFile(text: string): { frontMatter: Record<string, string>; body: string } {
+  const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(text);
+  if (!match) throw new Error('a module file must start with --- front matter ---');
+  const frontMatter: Record<string, string> = {};
+  for (const line of (match[1] ?? '').split('\n')) {
+    const separator = line.indexOf(':');
+    if (separator > 0) frontMatter[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
+  }
+  return { frontMatter, body: match[2] ?? '' };
+}
+
+/** The module files of one chapter in one language, in the order of their NN- prefixes. */
+export function readModuleFiles(contentDir: string, chapterId: number, language: 'en' | 'es'): ModuleFile[] {
+  const folder = path.join(contentDir, 'course', `chapter-${String(chapterId)}`);
+  if (!fs.existsSync(folder)) return [];
+  const suffix = `.${language}.md`;
+  return fs
+    .readdirSync(folder)
+    .filter((name) => /^\d{2}-[a-z0-9-]+\.(en|es)\.md$/.test(name) && name.endsWith(suffix))
+    .sort()
+    .map((name, index) => {
+      const { frontMatter, body } = parseModuleFile(fs.readFileSync(path.join(folder, name), 'utf8'));
+      const title = frontMatter.title;
+      if (!title) throw new Error(`${name} has no title`);
+      const slug = name.slice(3, -suffix.length);
+      return { key: `ch${String(chapterId)}-${slug}`, chapterId, position: index + 1, title, body };
+    });
+}
 
 function readJson<T>(schema: z.ZodType<T>, file: string): T {
   return schema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
@@ -58,18 +93,18 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
       .values(
         chaptersFile.chapters.map((chapter, index) => ({
           id: chapter.id,
-          title: chapter.title,
-          description: chapter.description,
+          title: chapter.title.en,
+          description: chapter.description.en,
           position: index + 1,
         })),
       )
       .onConflictDoNothing();
     const moduleRows = chaptersFile.chapters.flatMap((chapter) =>
-      chapter.modules.map((module, index) => ({
+      readModuleFiles(contentDir, chapter.id, 'en').map((module) => ({
         contentKey: module.key,
         chapterId: chapter.id,
         title: module.title,
-        position: index + 1,
+        position: module.position,
       })),
     );
     if (moduleRows.length > 0) await tx.insert(modules).values(moduleRows).onConflictDoNothing();

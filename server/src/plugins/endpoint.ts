@@ -2,17 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Endpoint, StaffRole } from '@ts/contract';
-import { forbidden, unauthenticated } from './errors.ts';
+import { forbidden, paymentRequired, unauthenticated } from './errors.ts';
 import type { Auth } from './session.ts';
 
 /**
  * Who may call a route. Every route declares one (there is no default), so a new route
  * cannot be left open by accident.
  */
-export type Access = { kind: 'public' } | { kind: 'student' } | { kind: 'staff'; roles: readonly StaffRole[] };
+export type Access =
+  { kind: 'public' } | { kind: 'student' } | { kind: 'paidStudent' } | { kind: 'staff'; roles: readonly StaffRole[] };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const STUDENT = { kind: 'student' } as const satisfies Access;
+/** A signed-in student who has paid: every course call (402 otherwise, issue 3). */
+export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
 export const ANY_STAFF = { kind: 'staff', roles: ['super_admin', 'admin', 'clerk'] } as const satisfies Access;
 export const staffRoles = (...roles: StaffRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
 
@@ -21,7 +24,7 @@ type Out<T> = [NonNullable<T>] extends [never]
   : NonNullable<T> extends z.ZodType
     ? z.output<NonNullable<T>>
     : undefined;
-type AuthFor<A extends Access> = A extends { kind: 'student' }
+type AuthFor<A extends Access> = A extends { kind: 'student' } | { kind: 'paidStudent' }
   ? Extract<Auth, { kind: 'student' }>
   : A extends { kind: 'staff' }
     ? Extract<Auth, { kind: 'staff' }>
@@ -36,8 +39,19 @@ export interface HandlerContext<E extends Endpoint, A extends Access> {
   reply: FastifyReply;
 }
 
-/** The access policy of every registered route, for the route-by-role tests. */
-export const routePolicies = new WeakMap<FastifyInstance, Map<string, Access>>();
+/** The access policy of every registered route, per server, for the route-by-role tests. */
+const routePolicies = new WeakMap<object, Map<string, Access>>();
+
+/** Records a route's access policy (serve does this; a raw route must call it itself). */
+export function declareAccess(app: FastifyInstance, method: string, path: string, access: Access): void {
+  const policies = routePolicies.get(app.server) ?? new Map<string, Access>();
+  routePolicies.set(app.server, policies);
+  policies.set(`${method} ${path}`, access);
+}
+
+export function listRoutePolicies(app: FastifyInstance): Map<string, Access> {
+  return new Map(routePolicies.get(app.server) ?? []);
+}
 
 /**
  * Serves one contract endpoint: its schemas validate the request and serialise (and strip)
@@ -50,9 +64,7 @@ export function serve<E extends Endpoint, A extends Access>(
   handler: (ctx: HandlerContext<E, A>) => Promise<z.input<E['response']> | undefined>,
 ): void {
   const status = endpoint.status ?? 200;
-  const policies = routePolicies.get(app) ?? new Map<string, Access>();
-  routePolicies.set(app, policies);
-  policies.set(`${endpoint.method} ${endpoint.path}`, access);
+  declareAccess(app, endpoint.method, endpoint.path, access);
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
@@ -67,7 +79,8 @@ export function serve<E extends Endpoint, A extends Access>(
       const auth = await request.getAuth();
       if (access.kind !== 'public') {
         if (!auth) throw unauthenticated();
-        if (access.kind === 'student' && auth.kind !== 'student') throw forbidden();
+        if ((access.kind === 'student' || access.kind === 'paidStudent') && auth.kind !== 'student') throw forbidden();
+        if (access.kind === 'paidStudent' && auth.kind === 'student' && !auth.paid) throw paymentRequired();
         if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(auth.role))) {
           throw forbidden();
         }

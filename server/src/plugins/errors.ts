@@ -17,10 +17,49 @@ export class AppError extends Error {
 export const badRequest = (message: string, extra?: Record<string, unknown>) =>
   new AppError(400, ErrorCodes.badRequest, message, extra);
 export const unauthenticated = (message = 'Please sign in.') => new AppError(401, ErrorCodes.unauthenticated, message);
+export const paymentRequired = (message = 'Please pay for the course to continue.') =>
+  new AppError(402, ErrorCodes.paymentRequired, message);
 export const forbidden = (message = 'You are not allowed to do that.') =>
   new AppError(403, ErrorCodes.forbidden, message);
 export const notFound = (message = 'Not found.') => new AppError(404, ErrorCodes.notFound, message);
 export const tooManyRequests = (message: string) => new AppError(429, ErrorCodes.tooManyRequests, message);
+
+interface DatabaseErrorFields {
+  code?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+  routine?: string;
+}
+
+/**
+ * What of an unexpected error may be logged. A database error's message and its "params" can
+ * hold what a student typed (licence number, birth date), so only its SQLSTATE code and the
+ * names of the constraint, table and column are kept (issue 2: no personal data in logs).
+ */
+export function describeErrorForLog(error: unknown): Record<string, unknown> {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const database = [error, cause].find(
+    (candidate): candidate is DatabaseErrorFields =>
+      typeof candidate === 'object' &&
+      candidate !== null &&
+      typeof (candidate as { code?: unknown }).code === 'string' &&
+      'routine' in candidate,
+  );
+  const name = error instanceof Error ? error.name : typeof error;
+  const stack = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 8).join('\n') : undefined;
+  if (database || name === 'DrizzleQueryError') {
+    return {
+      type: name,
+      sqlState: database?.code,
+      constraint: database?.constraint,
+      table: database?.table,
+      column: database?.column,
+      stack,
+    };
+  }
+  return { type: name, message: error instanceof Error ? error.message : String(error), stack };
+}
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
@@ -39,7 +78,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       });
     }
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, url: request.routeOptions.url }, 'response did not match its schema');
+      request.log.error(
+        { error: describeErrorForLog(error), route: request.routeOptions.url },
+        'response did not match its schema',
+      );
       return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
     }
     const status =
@@ -55,7 +97,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(status).send({ error: { code: ErrorCodes.badRequest, message } });
     }
     // Never leak a stack or SQL to the client; the log has the detail.
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ error: describeErrorForLog(error) }, 'unhandled error');
     return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
   });
 }

@@ -11,7 +11,7 @@ export const SESSION_COOKIE = 'ts_session';
 const SESSION_HOURS = { student: 12, staff: 8 } as const;
 
 export type Auth =
-  | { kind: 'student'; tokenHash: string; studentId: number }
+  | { kind: 'student'; tokenHash: string; studentId: number; paid: boolean }
   | { kind: 'staff'; tokenHash: string; staffId: number; role: StaffRole; courtId: number | null };
 
 export type SessionOwner = { studentId: number } | { staffId: number };
@@ -65,6 +65,7 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
     .select({
       studentId: students.id,
       studentArchivedAt: students.archivedAt,
+      studentPaymentAt: students.paymentAt,
       staffId: staff.id,
       role: staff.role,
       courtId: staff.courtId,
@@ -77,7 +78,7 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
     .limit(1);
   if (!row) return null;
   if (row.studentId !== null && row.studentArchivedAt === null) {
-    return { kind: 'student', tokenHash, studentId: row.studentId };
+    return { kind: 'student', tokenHash, studentId: row.studentId, paid: row.studentPaymentAt !== null };
   }
   if (row.staffId !== null && row.role !== null && row.staffDisabledAt === null) {
     return { kind: 'staff', tokenHash, staffId: row.staffId, role: row.role, courtId: row.courtId };

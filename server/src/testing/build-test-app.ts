@@ -3,6 +3,8 @@ import { buildApp } from '../app.ts';
 import { type Config, loadTestConfig } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { PaymentProvider } from '../platform/payments/provider.ts';
+import { createTestPaymentProvider } from '../platform/payments/test-provider.ts';
 import { SESSION_COOKIE } from '../plugins/session.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -31,15 +33,24 @@ export interface TestApp {
 
 /** The real app (the same buildApp main.ts uses) on a fresh database of its own. */
 export async function buildTestApp(
-  options: { config?: Record<string, string>; webDist?: string } = {},
+  options: {
+    config?: Record<string, string>;
+    webDist?: string;
+    /** Another payment provider (a Stripe adapter against a local Stripe-shaped server). */
+    payments?: (db: Db, clock: Clock) => PaymentProvider;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new TestClock();
   const config = loadTestConfig(options.config);
+  const payments = options.payments
+    ? options.payments(database.db, clock)
+    : createTestPaymentProvider(database.db, clock);
   const app = await buildApp({
     config,
     db: database.db,
     clock,
+    payments,
     ...(options.webDist ? { webDist: options.webDist } : {}),
   });
   await app.ready();

@@ -1,14 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { AwardIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 import { useSchoolName } from '../lib/queries.ts';
 import { SupportFooter } from './support-footer.tsx';
-
-const BookIcon = () => (
-  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5 fill-current">
-    <path d="M4 3h9a3 3 0 0 1 3 3v11H6a2 2 0 0 1-2-2V3zm2 12h8V6a1 1 0 0 0-1-1H6v10z" />
-  </svg>
-);
 
 /** Spec 2: Home, Chapter 1 to 4, Final Exam, and Certificates once the course is complete. */
 export function StudentLayout() {
@@ -17,14 +12,15 @@ export function StudentLayout() {
   const signOut = useSignOut();
   const schoolName = useSchoolName();
   const items: NavItem[] = [
-    { to: '/', label: t('nav.home'), end: true },
+    { to: '/', label: t('nav.home'), end: true, icon: <HomeIcon /> },
     ...[1, 2, 3, 4].map((chapter) => ({
       to: `/content/${String(chapter)}`,
       label: t('nav.chapter', { number: chapter }),
-      icon: <BookIcon />,
+      // The icon turns into a check once the chapter is complete (course issue).
+      icon: <CircleIcon />,
     })),
-    { to: '/final', label: t('nav.finalExam') },
-    ...(user?.completed_at ? [{ to: '/certificate', label: t('nav.certificates') }] : []),
+    { to: '/final', label: t('nav.finalExam'), icon: <FlagIcon /> },
+    ...(user?.completed_at ? [{ to: '/certificate', label: t('nav.certificates'), icon: <AwardIcon /> }] : []),
   ];
   return (
     <SidebarLayout

@@ -79,7 +79,7 @@ export function SidebarLayout({
           <div className="relative z-50 flex w-72 max-w-[85%] flex-col bg-blue-900">{nav}</div>
         </div>
       )}
-      <div className="lg:pl-64">
+      <div className="flex min-h-screen flex-col lg:pl-64">
         <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
           <button
             type="button"
@@ -90,9 +90,10 @@ export function SidebarLayout({
             {t('nav.menu')}
           </button>
           <span className="truncate font-semibold lg:hidden">{title}</span>
+          {/* Spec 1: the translation widget (en, es) */}
           <LanguageSwitch className="ml-auto" />
         </header>
-        <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:px-6 lg:px-8">
+        <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <Outlet />
         </main>
         {footer}

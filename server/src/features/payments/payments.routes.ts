@@ -1,14 +1,50 @@
 import type { FastifyInstance } from 'fastify';
-import { getPaymentAmount as getPaymentAmountEndpoint, markStudentPaid } from '@ts/contract';
+import {
+  createPaymentIntent,
+  getPaymentAmount as getPaymentAmountEndpoint,
+  markPaymentPaid,
+  markStudentPaid,
+} from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
-import { getPaymentAmount, markStudentPaidManually } from './payments.service.ts';
+import { WebhookSignatureError } from '../../platform/payments/provider.ts';
+import { declareAccess, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { badRequest } from '../../plugins/errors.ts';
+import {
+  fulfilPaymentFromBrowser,
+  getPaymentAmount,
+  handlePaymentWebhook,
+  markStudentPaidManually,
+  preparePaymentIntent,
+} from './payments.service.ts';
 
-export function registerPaymentRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
-  // Public (spec 7: /public/...): the payment page runs with no session.
+export const WEBHOOK_PATH = '/api/public/payment/webhook';
+
+export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, clock, config, payments } = deps;
+
+  // Public (spec 7: /public/...): the payment page runs with no session. They reveal nothing
+  // personal: a price, a client secret for the card form, and a yes/no on a payment.
   serve(app, getPaymentAmountEndpoint, PUBLIC, async ({ params }) => ({
     paymentAmount: await getPaymentAmount(db, params.studentId, config.coursePriceCents),
   }));
+
+  serve(app, createPaymentIntent, PUBLIC, async ({ body }) => {
+    const intent = await preparePaymentIntent(db, payments, {
+      studentId: body.studentId,
+      defaultPriceCents: config.coursePriceCents,
+    });
+    return {
+      clientSecret: intent.clientSecret,
+      paymentIntentId: intent.id,
+      provider: payments.name,
+      publishableKey: payments.publishableKey,
+    };
+  });
+
+  serve(app, markPaymentPaid, PUBLIC, async ({ body }) => {
+    const { studentId } = await fulfilPaymentFromBrowser(db, clock, payments, body.paymentIntent);
+    return { status: 'PAID' as const, studentId };
+  });
 
   // Spec 6: only a super_admin marks a student as paid.
   serve(app, markStudentPaid, staffRoles('super_admin'), async ({ params, auth }) => {
@@ -17,5 +53,27 @@ export function registerPaymentRoutes(app: FastifyInstance, { db, clock, config 
       staffId: auth.staffId,
     });
     return { studentId, payment_at: paymentAt.toISOString() };
+  });
+
+  // The provider's webhook. Its signature covers the exact bytes sent, so this route (alone)
+  // keeps the body raw.
+  declareAccess(app, 'POST', WEBHOOK_PATH, PUBLIC);
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+      done(null, body);
+    });
+    scope.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request) => {
+      const signature = request.headers['stripe-signature'];
+      try {
+        return await handlePaymentWebhook(db, clock, payments, {
+          rawBody: request.body as Buffer,
+          signature: typeof signature === 'string' ? signature : undefined,
+        });
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) throw badRequest('The webhook signature could not be verified.');
+        throw error;
+      }
+    });
   });
 }

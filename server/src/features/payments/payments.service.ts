@@ -1,18 +1,177 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { courts, payments, students } from '../../db/schema.ts';
+import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { notFound } from '../../plugins/errors.ts';
+import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
 
-/** Spec 9: amounts are cents. The student's court may override the school's price. */
-export async function getPaymentAmount(db: Db, studentId: number, defaultPriceCents: number): Promise<number> {
+export const CURRENCY = 'usd';
+
+/** Statuses in which a PaymentIntent can still be paid, so a new visit reuses it. */
+const OPEN_STATUSES = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action']);
+
+const alreadyPaid = () => new AppError(409, 'ALREADY_PAID', 'This course has already been paid for.');
+const notVerified = (message: string) => new AppError(409, 'PAYMENT_NOT_VERIFIED', message);
+
+async function getActiveStudent(db: Db, studentId: number) {
   const [row] = await db
-    .select({ courtPrice: courts.priceCents })
+    .select({ id: students.id, paymentAt: students.paymentAt, courtPrice: courts.priceCents })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(and(eq(students.id, studentId), isNull(students.archivedAt)));
   if (!row) throw notFound('No enrolment was found for this payment.');
-  return row.courtPrice ?? defaultPriceCents;
+  return row;
+}
+
+/** Spec 9: amounts are cents. The student's court may override the school's price. */
+export async function getPaymentAmount(db: Db, studentId: number, defaultPriceCents: number): Promise<number> {
+  const student = await getActiveStudent(db, studentId);
+  return student.courtPrice ?? defaultPriceCents;
+}
+
+/**
+ * Gives the payment page a PaymentIntent for this enrolment: the open one if there is one (so a
+ * reload or a double click makes no second charge), otherwise a new one. Amount and currency come
+ * from the server; the metadata holds only ids.
+ */
+export async function preparePaymentIntent(
+  db: Db,
+  provider: PaymentProvider,
+  input: { studentId: number; defaultPriceCents: number },
+): Promise<ProviderIntent> {
+  const student = await getActiveStudent(db, input.studentId);
+  if (student.paymentAt) throw alreadyPaid();
+  const amount = student.courtPrice ?? input.defaultPriceCents;
+
+  const [latest] = await db
+    .select()
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.studentId, student.id), eq(paymentIntents.provider, provider.name)))
+    .orderBy(desc(paymentIntents.createdAt))
+    .limit(1);
+  if (latest && latest.amountCents === amount) {
+    const current = await provider.retrieveIntent(latest.id);
+    if (current && OPEN_STATUSES.has(current.status)) return current;
+    if (current?.status === 'succeeded' || current?.status === 'processing') {
+      // Paid (or being paid) already; the webhook or the return visit will fulfil it.
+      throw alreadyPaid();
+    }
+  }
+
+  // Two requests at once count the same attempts, so they send the same idempotency key and the
+  // provider answers both with one PaymentIntent.
+  const [attempts] = await db
+    .select({ n: count() })
+    .from(paymentIntents)
+    .where(eq(paymentIntents.studentId, student.id));
+  const idempotencyKey = `enrolment-${String(student.id)}-attempt-${String((attempts?.n ?? 0) + 1)}`;
+  const intent = await provider.createIntent({
+    amount,
+    currency: CURRENCY,
+    metadata: { studentId: String(student.id) },
+    idempotencyKey,
+  });
+  await db
+    .insert(paymentIntents)
+    .values({
+      id: intent.id,
+      studentId: student.id,
+      provider: provider.name,
+      amountCents: amount,
+      currency: CURRENCY,
+      clientSecret: intent.clientSecret,
+      idempotencyKey,
+    })
+    .onConflictDoNothing();
+  return intent;
+}
+
+/**
+ * The one place a card payment makes a student paid. The provider's PaymentIntent is trusted
+ * only if it succeeded, is one this school created for that enrolment, and carries the amount and
+ * currency asked for. Idempotent: one payment row per PaymentIntent (unique), one "paid" per
+ * enrolment, whatever the order or the number of deliveries.
+ */
+export async function fulfilPayment(
+  db: Db,
+  clock: Clock,
+  provider: PaymentProvider,
+  intent: ProviderIntent,
+): Promise<{ studentId: number }> {
+  if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
+  const [expected] = await db
+    .select()
+    .from(paymentIntents)
+    .where(and(eq(paymentIntents.id, intent.id), eq(paymentIntents.provider, provider.name)));
+  if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
+  if (intent.metadata.studentId !== String(expected.studentId)) {
+    throw notVerified('This payment belongs to another enrolment.');
+  }
+  if (intent.amount !== expected.amountCents || intent.currency !== expected.currency) {
+    throw notVerified('This payment is not for the course price.');
+  }
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(payments)
+      .values({
+        studentId: expected.studentId,
+        method: 'card',
+        provider: provider.name,
+        providerPaymentId: intent.id,
+        amountCents: intent.amount,
+        currency: intent.currency,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: payments.providerPaymentId });
+    await tx
+      .update(students)
+      .set({ paymentAt: now })
+      .where(and(eq(students.id, expected.studentId), isNull(students.paymentAt)));
+  });
+  return { studentId: expected.studentId };
+}
+
+/** Spec 4: the browser's "mark as paid" after the redirect is a hint; the provider has the last word. */
+export async function fulfilPaymentFromBrowser(
+  db: Db,
+  clock: Clock,
+  provider: PaymentProvider,
+  paymentIntentId: string,
+): Promise<{ studentId: number }> {
+  const intent = await provider.retrieveIntent(paymentIntentId);
+  if (!intent) throw notFound('No such payment.');
+  return fulfilPayment(db, clock, provider, intent);
+}
+
+/**
+ * A webhook delivery: the signature is checked on the raw body, each event is handled once, and
+ * payment_intent.succeeded fulfils. An event about a payment that is not ours, or not right, is
+ * recorded and acknowledged (the provider would otherwise retry it for days) but changes nothing.
+ */
+export async function handlePaymentWebhook(
+  db: Db,
+  clock: Clock,
+  provider: PaymentProvider,
+  delivery: { rawBody: Buffer; signature: string | undefined },
+): Promise<{ handled: 'fulfilled' | 'duplicate' | 'ignored' }> {
+  const event = provider.parseWebhook(delivery.rawBody, delivery.signature);
+  return db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ id: event.id, type: event.type, receivedAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
+    if (!fresh) return { handled: 'duplicate' as const };
+    if (event.type !== 'payment_intent.succeeded' || !event.intent) return { handled: 'ignored' as const };
+    try {
+      await fulfilPayment(tx as unknown as Db, clock, provider, event.intent);
+      return { handled: 'fulfilled' as const };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') return { handled: 'ignored' as const };
+      throw error;
+    }
+  });
 }
 
 /**

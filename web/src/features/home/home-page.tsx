@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/button.tsx';
-import { LanguageSwitch } from '../../components/language-switch.tsx';
 import { useStoredUser } from '../../lib/session.ts';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
@@ -13,10 +12,7 @@ export function HomePage() {
   const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <h1 className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</h1>
-        <LanguageSwitch />
-      </div>
+      <h1 className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</h1>
       <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">
         <h2 id="how-it-works" className="text-xl font-semibold">
           {t('home.howItWorks')}

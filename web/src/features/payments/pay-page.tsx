@@ -1,13 +1,23 @@
-import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { getPaymentAmount, logout } from '@ts/contract';
+import {
+  createPaymentIntent,
+  getPaymentAmount,
+  logout,
+  markPaymentPaid,
+  type PaymentProviderInfo,
+  retrieveTestPayment,
+} from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
+import { usePublicConfig } from '../../lib/queries.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { formatAmount } from './format-amount.ts';
+import { returnStatusMessageKey } from './payment-messages.ts';
+import { getStripe, StripeCheckout } from './stripe-checkout.tsx';
+import { TestCheckout } from './test-checkout.tsx';
 
 function readStudentId(state: unknown): number | null {
   const id = (state as { studentId?: unknown } | null)?.studentId;
@@ -15,30 +25,33 @@ function readStudentId(state: unknown): number | null {
 }
 
 /**
- * Spec 2 /pay. Any existing session is signed out, and the studentId comes from navigation
- * state. The card form arrives with the payments issue; until then the page shows the amount.
+ * Spec 2 and 4, /pay. Any existing session is signed out. The studentId comes from navigation
+ * state; after the provider's redirect the client secret comes from the query string instead.
  */
 export function PayPage() {
   const { t } = useTranslation();
   const location = useLocation();
+  const [search] = useSearchParams();
+  const config = usePublicConfig();
   const studentId = readStudentId(location.state);
+  const returned = search.get('payment_intent_client_secret');
+  const returnedIntentId = search.get('payment_intent');
 
   useEffect(() => {
     clearStoredUser();
     void callApi(logout).catch(() => undefined);
   }, []);
 
-  const amount = useQuery({
-    queryKey: ['payment-amount', studentId],
-    queryFn: () => callApi(getPaymentAmount, { params: { studentId: studentId ?? 0 } }),
-    enabled: studentId !== null,
-    retry: false,
-  });
-
-  if (studentId === null) {
-    return (
-      <div className="mx-auto max-w-md space-y-4">
-        <h1 className="text-2xl font-bold">{t('pay.title')}</h1>
+  let content;
+  if (!config.data) {
+    content = <p>{t('common.loading')}</p>;
+  } else if (returned && returnedIntentId) {
+    content = <PaymentReturn provider={config.data.payments} clientSecret={returned} intentId={returnedIntentId} />;
+  } else if (studentId !== null) {
+    content = <Checkout provider={config.data.payments} studentId={studentId} />;
+  } else {
+    content = (
+      <>
         <Alert tone="info">{t('pay.noStudent')}</Alert>
         <p className="flex gap-4">
           <Link to="/register" className="font-semibold text-blue-800 underline">
@@ -48,26 +61,122 @@ export function PayPage() {
             {t('pay.loginLink')}
           </Link>
         </p>
-      </div>
+      </>
     );
   }
-
-  const price = amount.data ? formatAmount(amount.data.paymentAmount) : null;
   return (
     <div className="mx-auto max-w-md space-y-4">
       <h1 className="text-2xl font-bold">{t('pay.title')}</h1>
+      {content}
+    </div>
+  );
+}
+
+function Checkout({ provider, studentId }: { provider: PaymentProviderInfo; studentId: number }) {
+  const { t } = useTranslation();
+  const amount = useQuery({
+    queryKey: ['payment-amount', studentId],
+    queryFn: () => callApi(getPaymentAmount, { params: { studentId } }),
+    retry: false,
+  });
+  const intent = useMutation({ mutationFn: () => callApi(createPaymentIntent, { body: { studentId } }) });
+  const requested = useRef(false);
+  useEffect(() => {
+    // One request per visit (StrictMode mounts twice in development); the server reuses an open intent anyway.
+    if (requested.current) return;
+    requested.current = true;
+    intent.mutate();
+  }, [intent]);
+
+  const price = amount.data ? formatAmount(amount.data.paymentAmount) : null;
+  return (
+    <>
       <p className="text-slate-700">{t('pay.intro')}</p>
       {amount.isError && <Alert>{t('pay.amountError')}</Alert>}
+      {intent.isError && <Alert>{t('pay.intentError')}</Alert>}
       {price && (
         <div className="space-y-4 rounded-lg bg-white p-6 shadow">
           <p className="text-lg">
             {t('pay.courseFee')} <strong>${price}</strong>
           </p>
-          <Alert tone="info">{t('pay.notYetAvailable')}</Alert>
-          <Button disabled className="w-full">
-            {t('pay.payNow', { amount: price })}
-          </Button>
+          {intent.data && provider.provider === 'stripe' && provider.publishableKey && (
+            <StripeCheckout
+              publishableKey={provider.publishableKey}
+              clientSecret={intent.data.clientSecret}
+              amount={price}
+            />
+          )}
+          {intent.data && provider.provider === 'test' && (
+            <TestCheckout
+              clientSecret={intent.data.clientSecret}
+              paymentIntentId={intent.data.paymentIntentId}
+              amount={price}
+            />
+          )}
+          {!intent.data && !intent.isError && <p>{t('common.loading')}</p>}
         </div>
+      )}
+    </>
+  );
+}
+
+async function retrieveStatus(provider: PaymentProviderInfo, clientSecret: string, intentId: string): Promise<string> {
+  if (provider.provider === 'stripe' && provider.publishableKey) {
+    const stripe = await getStripe(provider.publishableKey);
+    if (!stripe) throw new Error('Stripe.js did not load');
+    const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
+    return paymentIntent?.status ?? 'unknown';
+  }
+  const intent = await callApi(retrieveTestPayment, {
+    params: { id: intentId },
+    query: { client_secret: clientSecret },
+  });
+  return intent.status;
+}
+
+/** Spec 4: the provider's status on return decides the message; success marks paid, then /thank-you. */
+function PaymentReturn({
+  provider,
+  clientSecret,
+  intentId,
+}: {
+  provider: PaymentProviderInfo;
+  clientSecret: string;
+  intentId: string;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void (async () => {
+      const current = await retrieveStatus(provider, clientSecret, intentId).catch(() => 'unknown');
+      setStatus(current);
+      if (current !== 'succeeded') return;
+      try {
+        await callApi(markPaymentPaid, { body: { paymentIntent: intentId } });
+        await navigate('/thank-you', { replace: true });
+      } catch {
+        await navigate('/login', { replace: true });
+      }
+    })();
+  }, [provider, clientSecret, intentId, navigate]);
+
+  if (status === null) return <p>{t('common.loading')}</p>;
+  return (
+    <div className="space-y-4">
+      <Alert tone={status === 'succeeded' || status === 'processing' ? 'info' : 'error'}>
+        {t(returnStatusMessageKey(status))}
+      </Alert>
+      {status !== 'succeeded' && (
+        <p>
+          <Link to="/login" className="font-semibold text-blue-800 underline">
+            {t('pay.tryAgainLink')}
+          </Link>
+        </p>
       )}
     </div>
   );

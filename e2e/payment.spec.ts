@@ -1,0 +1,58 @@
+import type { Page } from '@playwright/test';
+import { expect, expectNoSeriousA11yViolations, registerStudent, signInAsStudent, test } from './fixtures.ts';
+
+async function payWithCard(page: Page, number: string): Promise<void> {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+  await page.getByLabel('Security code (CVC)').fill('123');
+  await page.getByRole('button', { name: 'Pay $29.95 now' }).click();
+}
+
+test.describe('payment with the built-in test provider', () => {
+  test('register, pay with 4242, thank you, sign in, and the course opens', async ({ page, request }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await expect(page).toHaveURL(/\/pay$/);
+    await expect(page.getByText('Test mode: no real card is charged')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    await payWithCard(page, '4242 4242 4242 4242');
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('link', { name: 'Sign in to begin the course' }).click();
+    await signInAsStudent(page, student);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();
+  });
+
+  test('a declined card shows the provider message and the student can try again', async ({ page, request }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await payWithCard(page, '4000 0000 0000 0002');
+    await expect(page.getByRole('alert')).toHaveText('Your card was declined.');
+    await expect(page.getByRole('button', { name: 'Pay $29.95 now' })).toBeEnabled();
+
+    await payWithCard(page, '4000 0000 0000 9995');
+    await expect(page.getByRole('alert')).toHaveText('Your card has insufficient funds.');
+
+    await payWithCard(page, '4242 4242 4242 4242');
+    await expect(page).toHaveURL(/\/thank-you$/);
+  });
+
+  test('an invalid card number is a validation error shown as the provider words it', async ({ page, request }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await payWithCard(page, '4242 4242 4242 4241');
+    await expect(page.getByRole('alert')).toHaveText('Your card number is invalid.');
+  });
+
+  test('a payment that is still processing says so on return', async ({ page, request }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await payWithCard(page, '4000 0000 0000 3220');
+    await expect(page.getByText('Your payment is processing.')).toBeVisible();
+    await expect(page).toHaveURL(/payment_intent=pi_test_/);
+  });
+});

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { confirmTestPayment, retrieveTestPayment } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import type { TestPaymentProvider } from '../../platform/payments/test-provider.ts';
+import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+import { fulfilPayment } from './payments.service.ts';
+
+/**
+ * The built-in test provider's answers to the browser, in place of Stripe.js talking to Stripe.
+ * Registered only when no Stripe keys are set. A successful confirmation fulfils at once, as
+ * Stripe's payment_intent.succeeded webhook would, through the same fulfilPayment.
+ */
+export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, provider: TestPaymentProvider): void {
+  const { db, clock } = deps;
+
+  serve(app, confirmTestPayment, PUBLIC, async ({ params, body }) => {
+    const result = await provider.confirmIntent({
+      id: params.id,
+      clientSecret: body.client_secret,
+      card: { number: body.card_number, expiry: body.expiry, cvc: body.cvc },
+    });
+    if (!result) throw notFound('No such payment.');
+    if (result.error) {
+      const status = result.error.type === 'card_error' ? 402 : 400;
+      throw new AppError(status, result.error.code, result.error.message, { type: result.error.type });
+    }
+    if (result.intent.status === 'succeeded') await fulfilPayment(db, clock, provider, result.intent);
+    // As Stripe's confirmPayment does, the browser goes back to the return page with these three.
+    const query = new URLSearchParams({
+      payment_intent: result.intent.id,
+      payment_intent_client_secret: result.intent.clientSecret,
+      redirect_status: result.intent.status === 'succeeded' ? 'succeeded' : 'pending',
+    });
+    return { status: result.intent.status, redirect_url: `/pay?${query.toString()}` };
+  });
+
+  serve(app, retrieveTestPayment, PUBLIC, async ({ params, query }) => {
+    const intent = await provider.retrieveIntent(params.id);
+    if (!intent || intent.clientSecret !== query.client_secret) throw notFound('No such payment.');
+    return { id: intent.id, status: intent.status, amount: intent.amount, currency: intent.currency };
+  });
+}

@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { testProviderIntents } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import type { IntentStatus, PaymentProvider, ProviderIntent } from './provider.ts';
+import { WebhookSignatureError } from './provider.ts';
+
+/**
+ * Stripe's documented test cards decide the outcome (decision 009). Any other number that passes
+ * the Luhn check is refused as Stripe's test mode refuses real cards.
+ */
+export const TEST_CARDS = {
+  succeeds: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  processingError: '4000000000000119',
+  /** Stripe: "requires authentication"; with no bank to answer here, the payment stays processing. */
+  processing: '4000000000003220',
+} as const;
+
+export interface CardError {
+  type: 'card_error' | 'validation_error';
+  code: string;
+  message: string;
+}
+
+export interface TestCard {
+  number: string;
+  /** MM/YY */
+  expiry: string;
+  cvc: string;
+}
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The checks Stripe's Payment Element makes before anything is sent: validation errors. */
+export function validateTestCard(card: TestCard, now: Date): CardError | null {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{13,19}$/.test(number)) {
+    return { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' };
+  }
+  if (!luhnValid(number)) {
+    return { type: 'validation_error', code: 'invalid_number', message: 'Your card number is invalid.' };
+  }
+  const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry.trim());
+  if (!expiry) {
+    return {
+      type: 'validation_error',
+      code: 'incomplete_expiry',
+      message: "Your card's expiration date is incomplete.",
+    };
+  }
+  const month = Number(expiry[1]);
+  const year = 2000 + Number(expiry[2]);
+  if (month < 1 || month > 12) {
+    return {
+      type: 'validation_error',
+      code: 'invalid_expiry_month',
+      message: "Your card's expiration month is invalid.",
+    };
+  }
+  const endOfMonth = Date.UTC(year, month, 1);
+  if (endOfMonth <= now.getTime()) {
+    return {
+      type: 'validation_error',
+      code: 'invalid_expiry_year_past',
+      message: "Your card's expiration year is in the past.",
+    };
+  }
+  if (!/^\d{3,4}$/.test(card.cvc.trim())) {
+    return { type: 'validation_error', code: 'incomplete_cvc', message: "Your card's security code is incomplete." };
+  }
+  return null;
+}
+
+function decide(number: string): { status: IntentStatus; error: CardError | null } {
+  switch (number) {
+    case TEST_CARDS.succeeds:
+      return { status: 'succeeded', error: null };
+    case TEST_CARDS.processing:
+      return { status: 'processing', error: null };
+    case TEST_CARDS.declined:
+      return {
+        status: 'requires_payment_method',
+        error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+      };
+    case TEST_CARDS.insufficientFunds:
+      return {
+        status: 'requires_payment_method',
+        error: { type: 'card_error', code: 'card_declined', message: 'Your card has insufficient funds.' },
+      };
+    case TEST_CARDS.processingError:
+      return {
+        status: 'requires_payment_method',
+        error: {
+          type: 'card_error',
+          code: 'processing_error',
+          message: 'An error occurred while processing your card. Try again in a little bit.',
+        },
+      };
+    default:
+      return {
+        status: 'requires_payment_method',
+        error: {
+          type: 'card_error',
+          code: 'card_declined',
+          message: 'Your card was declined. Your request was in test mode, but used a non test card.',
+        },
+      };
+  }
+}
+
+function toIntent(row: typeof testProviderIntents.$inferSelect): ProviderIntent {
+  return {
+    id: row.id,
+    clientSecret: row.clientSecret,
+    status: row.status as IntentStatus,
+    amount: row.amount,
+    currency: row.currency,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+  };
+}
+
+export interface TestPaymentProvider extends PaymentProvider {
+  readonly name: 'test';
+  /** What Stripe's confirmPayment does on its servers: charge the card, move the intent on. */
+  confirmIntent(input: {
+    id: string;
+    clientSecret: string;
+    card: TestCard;
+  }): Promise<{ intent: ProviderIntent; error: CardError | null } | null>;
+}
+
+/** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
+export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
+  const findById = async (id: string) => {
+    const [row] = await db.select().from(testProviderIntents).where(eq(testProviderIntents.id, id));
+    return row ?? null;
+  };
+  return {
+    name: 'test',
+    publishableKey: null,
+
+    async createIntent({ amount, currency, metadata, idempotencyKey }) {
+      const id = `pi_test_${randomBytes(12).toString('hex')}`;
+      // Same idempotency key, same PaymentIntent: as Stripe answers a retried request.
+      await db
+        .insert(testProviderIntents)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+          amount,
+          currency,
+          status: 'requires_payment_method',
+          metadata: JSON.stringify(metadata),
+          idempotencyKey,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
+        .onConflictDoNothing({ target: testProviderIntents.idempotencyKey });
+      const [row] = await db
+        .select()
+        .from(testProviderIntents)
+        .where(eq(testProviderIntents.idempotencyKey, idempotencyKey));
+      if (!row) throw new Error('test provider lost a PaymentIntent');
+      return toIntent(row);
+    },
+
+    async retrieveIntent(id) {
+      const row = await findById(id);
+      return row ? toIntent(row) : null;
+    },
+
+    async confirmIntent({ id, clientSecret, card }) {
+      const row = await findById(id);
+      if (!row || row.clientSecret !== clientSecret) return null;
+      if (row.status === 'succeeded' || row.status === 'processing' || row.status === 'canceled') {
+        return {
+          intent: toIntent(row),
+          error: {
+            type: 'validation_error',
+            code: 'payment_intent_unexpected_state',
+            message: 'This payment has already been submitted.',
+          },
+        };
+      }
+      const invalid = validateTestCard(card, clock.now());
+      if (invalid) return { intent: toIntent(row), error: invalid };
+      const outcome = decide(card.number.replace(/[\s-]/g, ''));
+      const [updated] = await db
+        .update(testProviderIntents)
+        .set({ status: outcome.status, lastError: outcome.error?.code ?? null, updatedAt: clock.now() })
+        .where(eq(testProviderIntents.id, id))
+        .returning();
+      if (!updated) return null;
+      return { intent: toIntent(updated), error: outcome.error };
+    },
+
+    parseWebhook() {
+      // The test provider fulfils on confirmation itself; it sends no webhooks.
+      throw new WebhookSignatureError('the built-in test provider sends no webhooks');
+    },
+  };
+}
+
+export function isTestPaymentProvider(provider: PaymentProvider): provider is TestPaymentProvider {
+  return provider.name === 'test' && 'confirmIntent' in provider;
+}
