@@ -29,7 +29,9 @@ export function parseDateOfBirth(value: string, today: Date = new Date()): strin
   const [mm, dd, yyyy] = value.split('/').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(yyyy, mm - 1, dd));
   if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return null;
-  const age = today.getUTCFullYear() - yyyy;
+  // Age in whole years: one less until this year's birthday has come.
+  const birthdayPassed = today.getUTCMonth() > mm - 1 || (today.getUTCMonth() === mm - 1 && today.getUTCDate() >= dd);
+  const age = today.getUTCFullYear() - yyyy - (birthdayPassed ? 0 : 1);
   if (date > today || age < 14 || age > 120) return null;
   return `${String(yyyy)}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
 }
@@ -101,6 +103,7 @@ export const resetCourse = defineEndpoint({
   method: 'PUT',
   path: '/api/students/resetcourse/:studentId',
   params: z.object({ studentId: z.coerce.number().int().positive() }),
-  body: z.object({ resetToken: z.string().min(1).max(200) }),
+  // Spec 7 sends no payload; the reset token (decision 004) comes in the body when there is one.
+  body: z.object({ resetToken: z.string().min(1).max(200).optional() }).nullish(),
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
 });

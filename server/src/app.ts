@@ -34,7 +34,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: LOG_REDACT },
-    trustProxy: config.env === 'production',
+    // Only as many proxy hops as configured: a client can write any X-Forwarded-For it likes.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
     bodyLimit: 256 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -8,51 +8,53 @@ import { z } from 'zod';
 const blankAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(blankAsUndefined, z.string().optional());
 
-const ConfigSchema = z
-  .object({
-    NODE_ENV: z.preprocess(blankAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
-    PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-    HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
-    PUBLIC_URL: z.preprocess(blankAsUndefined, z.url().optional()),
-    DATA_DIR: z.preprocess(blankAsUndefined, z.string().default('./data')),
-    DATABASE_URL: z.preprocess(blankAsUndefined, z.string().optional()),
-    ADMIN_USERNAME: z.preprocess(blankAsUndefined, z.string().default('admin')),
-    ADMIN_EMAIL: z.preprocess(blankAsUndefined, z.string().default('admin@example.com')),
-    ADMIN_PASSWORD: optionalText,
-    SMTP_URL: optionalText,
-    MAIL_FROM: z.preprocess(blankAsUndefined, z.string().default('Traffic School <no-reply@example.com>')),
-    SUPPORT_EMAIL: z.preprocess(blankAsUndefined, z.string().default('support@example.com')),
-    SCHOOL_NAME: z.preprocess(blankAsUndefined, z.string().default('Safe Roads Traffic School')),
-    COURSE_PRICE_CENTS: z.preprocess(blankAsUndefined, z.coerce.number().int().positive().default(2995)),
-    STRIPE_SECRET_KEY: optionalText,
-    STRIPE_PUBLISHABLE_KEY: optionalText,
-    STRIPE_WEBHOOK_SECRET: optionalText,
-    VIDEO_BASE_URL: z.preprocess(blankAsUndefined, z.string().default('/videos')),
-    LOG_LEVEL: z.preprocess(
-      blankAsUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
-  })
-  .superRefine((env, ctx) => {
-    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PUBLISHABLE_KEY)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['STRIPE_SECRET_KEY'],
-        message: 'set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY together (or neither, for the test provider)',
-      });
-    }
-    // Without the webhook secret a payment whose browser never came back would stay unfulfilled.
-    if (env.NODE_ENV === 'production' && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['STRIPE_WEBHOOK_SECRET'],
-        message: 'is required in production when Stripe keys are set',
-      });
-    }
-    if (env.ADMIN_PASSWORD !== undefined && env.ADMIN_PASSWORD.length < 12) {
-      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'must be at least 12 characters' });
-    }
-  });
+const ConfigSchema = z.object({
+  NODE_ENV: z.preprocess(blankAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(blankAsUndefined, z.url().optional()),
+  DATA_DIR: z.preprocess(blankAsUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(blankAsUndefined, z.string().optional()),
+  ADMIN_USERNAME: z.preprocess(blankAsUndefined, z.string().default('admin')),
+  ADMIN_EMAIL: z.preprocess(blankAsUndefined, z.string().default('admin@example.com')),
+  ADMIN_PASSWORD: z.preprocess(blankAsUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.preprocess(blankAsUndefined, z.string().default('Traffic School <no-reply@example.com>')),
+  SUPPORT_EMAIL: z.preprocess(blankAsUndefined, z.string().default('support@example.com')),
+  SCHOOL_NAME: z.preprocess(blankAsUndefined, z.string().default('Safe Roads Traffic School')),
+  COURSE_PRICE_CENTS: z.preprocess(blankAsUndefined, z.coerce.number().int().positive().default(2995)),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  VIDEO_BASE_URL: z.preprocess(blankAsUndefined, z.string().default('/videos')),
+  /** How many proxies in front of the server to trust for the client's address (0: none). */
+  TRUST_PROXY: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(10).default(0)),
+  LOG_LEVEL: z.preprocess(
+    blankAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+type Env = z.output<typeof ConfigSchema>;
+
+/**
+ * Rules that tie several variables together. They run on the raw values even when some field
+ * is invalid, so a start that fails lists every problem at once.
+ */
+function crossFieldProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  const problems: string[] = [];
+  if (set('STRIPE_SECRET_KEY') !== set('STRIPE_PUBLISHABLE_KEY')) {
+    problems.push(
+      'STRIPE_SECRET_KEY: set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY together (or neither, for the test provider)',
+    );
+  }
+  // Without the webhook secret a payment whose browser never came back would stay unfulfilled.
+  if (env.NODE_ENV === 'production' && set('STRIPE_SECRET_KEY') && !set('STRIPE_WEBHOOK_SECRET')) {
+    problems.push('STRIPE_WEBHOOK_SECRET: is required in production when Stripe keys are set');
+  }
+  return problems;
+}
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
@@ -77,6 +79,8 @@ export interface Config {
   readonly testPayments: boolean;
   readonly videoBaseUrl: string;
   readonly logLevel: string;
+  /** Proxy hops whose X-Forwarded-For is believed (the rate limits key on the client's address). */
+  readonly trustProxy: number;
 }
 
 export class ConfigError extends Error {
@@ -87,10 +91,12 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
-  const e = parsed.data;
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e: Env = parsed.data;
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${String(e.PORT)}`;
   return Object.freeze({
     env: e.NODE_ENV,
@@ -114,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testPayments: !e.STRIPE_SECRET_KEY,
     videoBaseUrl: e.VIDEO_BASE_URL,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
   });
 }
 

@@ -47,7 +47,15 @@ export function describeErrorForLog(error: unknown): Record<string, unknown> {
       'routine' in candidate,
   );
   const name = error instanceof Error ? error.name : typeof error;
-  const stack = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 8).join('\n') : undefined;
+  // Only the frames: a database error's message (first lines of the stack) holds its parameters.
+  const stack =
+    error instanceof Error
+      ? (error.stack ?? '')
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .slice(0, 8)
+          .join('\n')
+      : undefined;
   if (database || name === 'DrizzleQueryError') {
     return {
       type: name,
@@ -77,7 +85,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         error: { code: ErrorCodes.validation, message: fields[0]?.message ?? 'Invalid request.', fields },
       });
     }
-    if (isResponseSerializationError(error)) {
+    if (typeof error === 'object' && error !== null && isResponseSerializationError(error)) {
       request.log.error(
         { error: describeErrorForLog(error), route: request.routeOptions.url },
         'response did not match its schema',

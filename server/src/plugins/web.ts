@@ -18,8 +18,11 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null):
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && hasBuild) {
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path === '/api' || path.startsWith('/api/');
+    // A missing file (an old asset name, a typo) is a 404, never the app page under its name.
+    const looksLikeFile = /\.[a-z0-9]+$/i.test(path);
+    if (!isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD') && hasBuild) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: { code: ErrorCodes.notFound, message: 'Not found.' } });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Registration, StaffRole } from '@ts/contract';
 import type { Db } from '../db/client.ts';
-import { courts, staff, students } from '../db/schema.ts';
+import { counties, courts, staff, students } from '../db/schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
 
 let sequence = 0;
@@ -13,6 +13,40 @@ export async function getCourtId(db: Db, index = 0): Promise<number> {
   const row = rows[index];
   if (!row) throw new Error(`there is no court number ${String(index)}`);
   return row.id;
+}
+
+export interface CreatedCourt {
+  id: number;
+  countyId: number;
+  name: string;
+}
+
+/** A county of its own (in a state of its own), so a filter by county finds only what the test made. */
+export async function createCounty(db: Db, overrides: Partial<typeof counties.$inferInsert> = {}): Promise<number> {
+  const n = next();
+  const [row] = await db
+    .insert(counties)
+    .values({ state: 'ZZ', name: `Test County ${String(n)}`, ...overrides })
+    .returning({ id: counties.id });
+  if (!row) throw new Error('county was not created');
+  return row.id;
+}
+
+/** A court of its own, in a new county unless one is given; priceCents overrides the school's price. */
+export async function createCourt(db: Db, overrides: Partial<typeof courts.$inferInsert> = {}): Promise<CreatedCourt> {
+  const n = next();
+  const countyId = overrides.countyId ?? (await createCounty(db));
+  const [row] = await db
+    .insert(courts)
+    .values({
+      name: `Test Traffic Court ${String(n)}`,
+      email: `clerk${String(n)}@court.example`,
+      ...overrides,
+      countyId,
+    })
+    .returning();
+  if (!row) throw new Error('court was not created');
+  return { id: row.id, countyId: row.countyId, name: row.name };
 }
 
 /** A registration payload as the form sends it: every field valid and unique. */

@@ -75,6 +75,18 @@ function toStaffUser(member: typeof staff.$inferSelect): SessionUser {
 }
 
 /**
+ * Runs one sign-in attempt for a subject under a transaction-scoped advisory lock, so parallel
+ * guesses are counted one after another and cannot all slip under the limit. The failure is
+ * recorded in the same transaction; the caller throws after it commits.
+ */
+async function attemptSignIn<T>(db: Db, lockKey: string, attempt: (tx: Db) => Promise<T | null>): Promise<T | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`);
+    return attempt(tx as unknown as Db);
+  });
+}
+
+/**
  * Spec 2: a student signs in with last name and licence number. "No such student" and
  * "wrong licence number" get the same answer.
  */
@@ -84,48 +96,58 @@ export async function authenticateStudent(
   input: { lastName: string; dlNumber: string; ip: string },
 ): Promise<SessionUser> {
   const dlNumber = normaliseDlNumber(input.dlNumber);
-  await assertNotThrottled(db, clock, 'student', dlNumber, input.ip);
-  const [student] = await db
-    .select()
-    .from(students)
-    .where(
-      and(
-        eq(students.dlNumber, dlNumber),
-        isNull(students.archivedAt),
-        sql`lower(${students.lastName}) = lower(${input.lastName.trim()})`,
-      ),
-    )
-    .limit(1);
-  if (!student) {
-    await recordFailure(db, clock, 'student', dlNumber, input.ip);
-    throw invalidLogin();
-  }
+  const student = await attemptSignIn(db, subjectHash('student', dlNumber), async (tx) => {
+    await assertNotThrottled(tx, clock, 'student', dlNumber, input.ip);
+    const [found] = await tx
+      .select()
+      .from(students)
+      .where(
+        and(
+          eq(students.dlNumber, dlNumber),
+          isNull(students.archivedAt),
+          sql`lower(${students.lastName}) = lower(${input.lastName.trim()})`,
+        ),
+      )
+      .limit(1);
+    if (!found) await recordFailure(tx, clock, 'student', dlNumber, input.ip);
+    return found ?? null;
+  });
+  if (!student) throw invalidLogin();
   return toStudentUser(student);
 }
 
 // Verified against when the username is unknown, so both failures take the same time.
 let dummyHash: Promise<string> | undefined;
 
-/** Spec 2: an admin signs in with username or email and password. */
+/**
+ * Spec 2: an admin signs in with username or email and password. Failures count against the
+ * account (username and email share one limit), or against the typed name when there is none.
+ */
 export async function authenticateStaff(
   db: Db,
   clock: Clock,
   input: { username: string; password: string; ip: string },
 ): Promise<SessionUser> {
   const login = input.username.trim().toLowerCase();
-  await assertNotThrottled(db, clock, 'admin', login, input.ip);
   const [member] = await db
     .select()
     .from(staff)
     .where(or(sql`lower(${staff.username}) = ${login}`, sql`lower(${staff.email}) = ${login}`))
     .limit(1);
+  const subject = member ? `account:${String(member.id)}` : `login:${login}`;
   dummyHash ??= hashPassword('not-a-real-password');
-  const valid = await verifyPassword(member?.passwordHash ?? (await dummyHash), input.password);
-  if (!member || !valid || member.disabledAt !== null) {
-    await recordFailure(db, clock, 'admin', login, input.ip);
-    throw invalidLogin();
-  }
-  return toStaffUser(member);
+  const fallbackHash = await dummyHash;
+  const signedIn = await attemptSignIn(db, subjectHash('admin', subject), async (tx) => {
+    await assertNotThrottled(tx, clock, 'admin', subject, input.ip);
+    const valid = await verifyPassword(member?.passwordHash ?? fallbackHash, input.password);
+    if (!member || !valid || member.disabledAt !== null) {
+      await recordFailure(tx, clock, 'admin', subject, input.ip);
+      return null;
+    }
+    return member;
+  });
+  if (!signedIn) throw invalidLogin();
+  return toStaffUser(signedIn);
 }
 
 /** The signed-in user's display copy (spec 3), fresh from the database. */

@@ -4,7 +4,7 @@ import { getHealth, getPublicConfig } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 
-export function registerHealthRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
+export function registerHealthRoutes(app: FastifyInstance, { db, config, payments }: AppDeps): void {
   // A failing database query makes this a 500, which is what a load balancer needs to see.
   serve(app, getHealth, PUBLIC, async () => {
     await db.execute(sql`select 1`);
@@ -15,5 +15,6 @@ export function registerHealthRoutes(app: FastifyInstance, { db, config }: AppDe
     schoolName: config.schoolName,
     supportEmail: config.supportEmail,
     coursePriceCents: config.coursePriceCents,
+    payments: { provider: payments.name, publishableKey: payments.publishableKey },
   }));
 }

@@ -16,6 +16,16 @@ describe('health', () => {
     expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
   });
 
+  it('tells the web app the school’s name, support address and price before anyone signs in', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/public/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      schoolName: 'Safe Roads Traffic School',
+      supportEmail: 'support@example.com',
+      coursePriceCents: 2995,
+    });
+  });
+
   it('answers an unknown /api path with a JSON 404, never HTML', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/no-such-call' });
     expect(response.statusCode).toBe(404);

@@ -15,7 +15,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock }: 
   serve(app, resetCourse, PUBLIC, async ({ params, body, auth }) => {
     const { archivedStudentId } = await resetStudentCourse(db, clock, {
       studentId: params.studentId,
-      resetToken: body.resetToken,
+      resetToken: body?.resetToken,
       signedInStudentId: auth?.kind === 'student' ? auth.studentId : null,
     });
     return { status: 'RESET' as const, archivedStudentId };

@@ -1,0 +1,111 @@
+import * as contract from '@ts/contract';
+import type { Endpoint } from '@ts/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRoutePolicies } from './plugins/endpoint.ts';
+import { buildTestApp, type TestApp } from './testing/build-test-app.ts';
+import { createStaff, createStudent } from './testing/factories.ts';
+import { signInStaff, signInStudent } from './testing/sign-in.ts';
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, { requestBody?: unknown; parameters?: { name: string }[] }>>;
+}
+
+/** Every endpoint the contract package declares. */
+function contractEndpoints(): Endpoint[] {
+  return (Object.values(contract) as unknown[]).filter(
+    (value): value is Endpoint =>
+      typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value,
+  );
+}
+
+describe('the app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves every endpoint of the contract, each with a declared access policy', () => {
+    const policies = listRoutePolicies(t.app);
+    const endpoints = contractEndpoints();
+    expect(endpoints.length).toBeGreaterThan(5);
+    for (const endpoint of endpoints) {
+      expect(policies.get(`${endpoint.method} ${endpoint.path}`), `${endpoint.method} ${endpoint.path}`).toBeDefined();
+      expect(t.app.hasRoute({ method: endpoint.method, url: endpoint.path }), endpoint.path).toBe(true);
+    }
+  });
+
+  it('serves the API under /api only', () => {
+    for (const endpoint of contractEndpoints()) expect(endpoint.path).toMatch(/^\/api\//);
+  });
+
+  describe('GET /api/docs (outside production)', () => {
+    it('answers the OpenAPI document without a session', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/api/docs' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('application/json');
+      const document = response.json<OpenApiDocument>();
+      expect(document.openapi).toMatch(/^3\./);
+      expect(document.info.title).toBe('Safe Roads Traffic School API');
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          '/api/login/student',
+          '/api/login/admin',
+          '/api/register/student',
+          '/api/public/courts',
+          '/api/students/resetcourse/{studentId}',
+        ]),
+      );
+    });
+
+    it('describes each call from its contract schema', async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json<OpenApiDocument>();
+      expect(JSON.stringify(document.paths['/api/login/student']?.post?.requestBody)).toContain('dl_number');
+      expect(document.paths['/api/students/resetcourse/{studentId}']?.put?.parameters).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'studentId' })]),
+      );
+    });
+
+    it('does not list itself', async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json<OpenApiDocument>();
+      expect(document.paths).not.toHaveProperty('/api/docs');
+    });
+  });
+});
+
+describe('GET /api/docs in production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { NODE_ENV: 'production' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const docs = (cookie?: string) =>
+    t.app.inject({ method: 'GET', url: '/api/docs', ...(cookie ? { headers: { cookie } } : {}) });
+
+  it('refuses a caller without a session with a JSON 401', async () => {
+    const response = await docs();
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Please sign in.' } });
+  });
+
+  it('refuses a signed-in student', async () => {
+    const student = await createStudent(t.db);
+    const response = await docs(await signInStudent(t.app, student));
+    expect(response.statusCode).toBe(401);
+    expect(response.body).not.toContain('openapi');
+  });
+
+  it('answers the document to signed-in staff', async () => {
+    const member = await createStaff(t.db, { role: 'clerk' });
+    const response = await docs(await signInStaff(t.app, member));
+    expect(response.statusCode).toBe(200);
+    expect(response.json<OpenApiDocument>().paths).toHaveProperty('/api/login/student');
+  });
+});

@@ -1,0 +1,430 @@
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { REGISTRATION_FIELDS, type Registration } from '@ts/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetTokens, sessions, students } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { buildRegistration, createStaff, createStudent, getCourtId } from '../../testing/factories.ts';
+import { countRows } from '../../testing/rows.ts';
+import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+
+const MINUTE = 60_000;
+
+/** The fields a 400 names, each once. */
+function fieldsOf(response: LightMyRequestResponse): string[] {
+  const { fields } = response.json<{ error: { fields: { field: string }[] } }>().error;
+  return [...new Set(fields.map((f) => f.field))];
+}
+
+describe('registration', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const register = (payload: object, cookie?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/register/student',
+      payload,
+      ...(cookie ? { headers: { cookie } } : {}),
+    });
+  const resetCourse = (studentId: number, payload?: object, cookie?: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/students/resetcourse/${String(studentId)}`,
+      ...(payload ? { payload } : {}),
+      ...(cookie ? { headers: { cookie } } : {}),
+    });
+  const findStudent = async (id: number) => {
+    const [row] = await t.db.select().from(students).where(eq(students.id, id));
+    return row;
+  };
+  /** A registration that is refused as a duplicate of an existing enrolment, with its reset token. */
+  const duplicateWithToken = async () => {
+    const existing = await createStudent(t.db);
+    const response = await register(buildRegistration({ last_name: existing.lastName, dl_number: existing.dlNumber }));
+    const error = response.json().error as { resetToken?: string };
+    if (!error.resetToken) throw new Error(`no reset token in ${response.body}`);
+    return { existing, token: error.resetToken };
+  };
+
+  describe('POST /api/register/student', () => {
+    it('registers a student and answers 201 with the new studentId', async () => {
+      const registration = buildRegistration();
+      const response = await register(registration);
+
+      expect(response.statusCode).toBe(201);
+      const { studentId } = response.json<{ studentId: number }>();
+      expect(response.json()).toEqual({ studentId: expect.any(Number) as number });
+      expect(await findStudent(studentId)).toMatchObject({
+        firstName: registration.first_name,
+        lastName: registration.last_name,
+        email: registration.email,
+        dlNumber: registration.dl_number,
+        dob: '1990-04-15',
+        address: registration.address,
+        city: registration.city,
+        state: registration.state,
+        zip: registration.zip,
+        courtId: registration.court,
+        enrolledByStaffId: null,
+        paymentAt: null,
+        completedAt: null,
+        archivedAt: null,
+        createdAt: t.clock.now(),
+      });
+    });
+
+    it('stores the email lower-cased and the licence number upper-cased without spaces or dashes', async () => {
+      const response = await register(buildRegistration({ email: ' Pat.Jones@Example.COM ', dl_number: 'p 123-4567' }));
+      expect(response.statusCode).toBe(201);
+      const row = await findStudent(response.json<{ studentId: number }>().studentId);
+      expect(row).toMatchObject({ email: 'pat.jones@example.com', dlNumber: 'P1234567' });
+    });
+
+    it('takes the court as the select box sends it, a numeric string', async () => {
+      const courtId = await getCourtId(t.db, 3);
+      const response = await register({ ...buildRegistration(), court: String(courtId) });
+      expect(response.statusCode).toBe(201);
+      expect((await findStudent(response.json<{ studentId: number }>().studentId))?.courtId).toBe(courtId);
+    });
+
+    it.each(REGISTRATION_FIELDS)('refuses a registration without %s with a 400 and writes nothing', async (field) => {
+      const payload: Partial<Record<string, unknown>> = { ...buildRegistration() };
+      delete payload[field];
+      const before = await countRows(t.db, 'students');
+
+      const response = await register(payload);
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(fieldsOf(response)).toContain(field);
+      expect(await countRows(t.db, 'students')).toBe(before);
+    });
+
+    it.each(REGISTRATION_FIELDS.filter((field) => field !== 'court' && field !== 'state' && field !== 'dob'))(
+      'refuses a registration whose %s is blank, with the spec message',
+      async (field) => {
+        const before = await countRows(t.db, 'students');
+        const response = await register({ ...buildRegistration(), [field]: '   ' });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          message: 'Please fill out all fields.',
+        });
+        expect(fieldsOf(response)).toEqual([field]);
+        expect(await countRows(t.db, 'students')).toBe(before);
+      },
+    );
+
+    it.each(['02/30/1990', '13/01/2000', '04/15/199', '1990-04-15', '01/01/2030', '01/01/2020', '01/01/1890'])(
+      'refuses the date of birth %s with a 400 and writes nothing',
+      async (dob) => {
+        const before = await countRows(t.db, 'students');
+        const response = await register(buildRegistration({ dob }));
+        expect(response.statusCode).toBe(400);
+        expect(fieldsOf(response)).toEqual(['dob']);
+        expect(await countRows(t.db, 'students')).toBe(before);
+      },
+    );
+
+    it.each([
+      ['XX', 'state'],
+      ['9001', 'zip'],
+    ] as const)('refuses the value %s for %s', async (value, field) => {
+      const response = await register({ ...buildRegistration(), [field]: value });
+      expect(response.statusCode).toBe(400);
+      expect(fieldsOf(response)).toEqual([field]);
+    });
+
+    it('refuses a court that does not exist with a 400 and writes nothing', async () => {
+      const before = await countRows(t.db, 'students');
+      const response = await register(buildRegistration({ court: 999_999 }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'BAD_REQUEST', message: 'Please choose a court from the list.' },
+      });
+      expect(await countRows(t.db, 'students')).toBe(before);
+    });
+
+    it('ignores fields the form does not have', async () => {
+      const response = await register({ ...buildRegistration(), payment_at: '2026-01-01T00:00:00Z', id: 1 });
+      expect(response.statusCode).toBe(201);
+      const row = await findStudent(response.json<{ studentId: number }>().studentId);
+      expect(row?.paymentAt).toBeNull();
+    });
+  });
+
+  describe('duplicate accounts (spec 4 and 8: "Important Notice")', () => {
+    it('refuses a second active enrolment with the same email with a 409 carrying the existing studentId', async () => {
+      const existing = await createStudent(t.db);
+      const before = await countRows(t.db, 'students');
+
+      const response = await register(buildRegistration({ email: existing.email.toUpperCase() }));
+
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({
+        error: {
+          code: 'DUPLICATE_ACCOUNT',
+          message: expect.stringContaining('An account already exists') as string,
+          studentId: existing.id,
+        },
+      });
+      expect(await countRows(t.db, 'students')).toBe(before);
+    });
+
+    it('refuses a second active enrolment with the same licence number, however it is typed', async () => {
+      const existing = await createStudent(t.db, { dlNumber: 'F5556667' });
+      const response = await register(buildRegistration({ dl_number: 'f 555-6667' }));
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: existing.id });
+    });
+
+    it('offers a reset token when the licence number and the last name (in any case) both match', async () => {
+      const existing = await createStudent(t.db, { lastName: 'Okafor' });
+      const response = await register(buildRegistration({ last_name: 'OKAFOR', dl_number: existing.dlNumber }));
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toMatchObject({
+        studentId: existing.id,
+        resetToken: expect.stringMatching(/^[\w-]{40,}$/) as string,
+      });
+    });
+
+    it('offers no reset token when only the email matches', async () => {
+      const existing = await createStudent(t.db);
+      const response = await register(buildRegistration({ email: existing.email, last_name: existing.lastName }));
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.studentId).toBe(existing.id);
+      expect(response.json().error).not.toHaveProperty('resetToken');
+    });
+
+    it('offers no reset token when the licence number matches but the last name differs', async () => {
+      const existing = await createStudent(t.db);
+      const response = await register(buildRegistration({ dl_number: existing.dlNumber, last_name: 'Different' }));
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.studentId).toBe(existing.id);
+      expect(response.json().error).not.toHaveProperty('resetToken');
+    });
+
+    it('keeps only a hash of the reset token', async () => {
+      const { existing, token } = await duplicateWithToken();
+      const rows = await t.db.select().from(resetTokens).where(eq(resetTokens.studentId, existing.id));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.tokenHash).not.toBe(token);
+      expect(rows[0]?.expiresAt).toEqual(new Date(t.clock.now().getTime() + 30 * MINUTE));
+    });
+
+    it('lets the same email or licence number register again once the old enrolment is archived', async () => {
+      const archived = await createStudent(t.db, { archivedAt: new Date('2026-10-01T00:00:00Z') });
+      const response = await register(
+        buildRegistration({ email: archived.email, dl_number: archived.dlNumber, last_name: archived.lastName }),
+      );
+      expect(response.statusCode).toBe(201);
+    });
+
+    it('answers two identical registrations sent at once with exactly one 201 and one 409', async () => {
+      const registration = buildRegistration();
+      const before = await countRows(t.db, 'students');
+
+      const responses = await Promise.all([register(registration), register(registration)]);
+
+      expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+      const created = responses.find((response) => response.statusCode === 201)?.json<{ studentId: number }>();
+      const refused = responses.find((response) => response.statusCode === 409)?.json();
+      expect(refused.error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: created?.studentId });
+      expect(await countRows(t.db, 'students')).toBe(before + 1);
+    });
+  });
+
+  describe('PUT /api/students/resetcourse/{studentId} ("Continue and Register")', () => {
+    it('archives the existing enrolment with the reset token, and the same registration then succeeds', async () => {
+      const existing = await createStudent(t.db, { paymentAt: new Date('2026-11-01T00:00:00Z') });
+      const registration: Registration = buildRegistration({
+        last_name: existing.lastName,
+        dl_number: existing.dlNumber,
+      });
+      const refused = await register(registration);
+      const { resetToken } = refused.json<{ error: { resetToken: string } }>().error;
+
+      const reset = await resetCourse(existing.id, { resetToken });
+
+      expect(reset.statusCode).toBe(200);
+      expect(reset.json()).toEqual({ status: 'RESET', archivedStudentId: existing.id });
+      // Data is never thrown away: the old enrolment stays, archived, with its payment.
+      expect(await findStudent(existing.id)).toMatchObject({
+        archivedAt: t.clock.now(),
+        archiveReason: 'replaced_by_new_registration',
+        paymentAt: new Date('2026-11-01T00:00:00Z'),
+      });
+
+      const again = await register(registration);
+      expect(again.statusCode).toBe(201);
+      const { studentId } = again.json<{ studentId: number }>();
+      expect(studentId).not.toBe(existing.id);
+      expect(await findStudent(studentId)).toMatchObject({ archivedAt: null, paymentAt: null });
+    });
+
+    it('accepts a reset token only once', async () => {
+      const { existing, token } = await duplicateWithToken();
+      expect((await resetCourse(existing.id, { resetToken: token })).statusCode).toBe(200);
+
+      const second = await resetCourse(existing.id, { resetToken: token });
+      expect(second.statusCode).toBe(403);
+      expect(second.json().error.code).toBe('FORBIDDEN');
+    });
+
+    it('still accepts the token 29 minutes later', async () => {
+      const { existing, token } = await duplicateWithToken();
+      t.clock.advance(29 * MINUTE);
+      expect((await resetCourse(existing.id, { resetToken: token })).statusCode).toBe(200);
+    });
+
+    it('refuses a token older than 30 minutes and archives nothing', async () => {
+      const { existing, token } = await duplicateWithToken();
+      t.clock.advance(30 * MINUTE);
+
+      const response = await resetCourse(existing.id, { resetToken: token });
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+      expect((await findStudent(existing.id))?.archivedAt).toBeNull();
+    });
+
+    it('refuses a token used for another student, archives nothing and leaves the token usable', async () => {
+      const { existing, token } = await duplicateWithToken();
+      const other = await createStudent(t.db);
+
+      const response = await resetCourse(other.id, { resetToken: token });
+
+      expect(response.statusCode).toBe(403);
+      expect((await findStudent(other.id))?.archivedAt).toBeNull();
+      expect((await findStudent(existing.id))?.archivedAt).toBeNull();
+      expect((await resetCourse(existing.id, { resetToken: token })).statusCode).toBe(200);
+    });
+
+    it('refuses a made-up token with a 403', async () => {
+      const existing = await createStudent(t.db);
+      const response = await resetCourse(existing.id, { resetToken: 'made-up-token' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+      expect((await findStudent(existing.id))?.archivedAt).toBeNull();
+    });
+
+    it('refuses a caller with neither a token nor a session with a 403', async () => {
+      const existing = await createStudent(t.db);
+      const response = await resetCourse(existing.id);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+      expect((await findStudent(existing.id))?.archivedAt).toBeNull();
+    });
+
+    it('lets a signed-in student reset their own course without a token (spec 7: the call has no payload)', async () => {
+      const student = await createStudent(t.db);
+      const cookie = await signInStudent(t.app, student);
+
+      const response = await resetCourse(student.id, undefined, cookie);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'RESET', archivedStudentId: student.id });
+      expect((await findStudent(student.id))?.archivedAt).toEqual(t.clock.now());
+    });
+
+    it('does not let a signed-in student reset another student’s course', async () => {
+      const student = await createStudent(t.db);
+      const other = await createStudent(t.db);
+      const cookie = await signInStudent(t.app, student);
+
+      const response = await resetCourse(other.id, { resetToken: 'not-a-token-for-this-student' }, cookie);
+
+      expect(response.statusCode).toBe(403);
+      expect((await findStudent(other.id))?.archivedAt).toBeNull();
+    });
+
+    it('does not let a staff session reset a course without a token', async () => {
+      const student = await createStudent(t.db);
+      const member = await createStaff(t.db, { role: 'super_admin' });
+      const cookie = await signInStaff(t.app, member);
+      const response = await resetCourse(student.id, { resetToken: 'not-a-token' }, cookie);
+      expect(response.statusCode).toBe(403);
+      expect((await findStudent(student.id))?.archivedAt).toBeNull();
+    });
+
+    it('answers 404 for an enrolment that is already archived', async () => {
+      const { existing, token } = await duplicateWithToken();
+      await t.db.update(students).set({ archivedAt: t.clock.now() }).where(eq(students.id, existing.id));
+      const response = await resetCourse(existing.id, { resetToken: token });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('NOT_FOUND');
+    });
+
+    it('ends every session of the archived enrolment', async () => {
+      const { existing, token } = await duplicateWithToken();
+      const cookie = await signInStudent(t.app, existing);
+      expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
+
+      expect((await resetCourse(existing.id, { resetToken: token })).statusCode).toBe(200);
+
+      const rows = await t.db.select().from(sessions).where(eq(sessions.studentId, existing.id));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.endedAt).toEqual(t.clock.now());
+      expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(401);
+    });
+
+    it.each(['abc', '0', '-1'])('refuses the student id %s with a 400', async (id) => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/api/students/resetcourse/${id}`,
+        payload: { resetToken: 'x' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('manual enrolment (spec 7: backdoor true)', () => {
+    it('registers an anonymous caller’s backdoor registration as an ordinary one', async () => {
+      const response = await register({ ...buildRegistration(), backdoor: true });
+      expect(response.statusCode).toBe(201);
+      const row = await findStudent(response.json<{ studentId: number }>().studentId);
+      expect(row?.enrolledByStaffId).toBeNull();
+    });
+
+    it('records which staff member enrolled the student', async () => {
+      const member = await createStaff(t.db, { role: 'admin' });
+      const cookie = await signInStaff(t.app, member);
+      const response = await register({ ...buildRegistration(), backdoor: true }, cookie);
+      expect(response.statusCode).toBe(201);
+      const row = await findStudent(response.json<{ studentId: number }>().studentId);
+      expect(row?.enrolledByStaffId).toBe(member.id);
+    });
+
+    it('records no staff member when a signed-in staff member registers without backdoor', async () => {
+      const member = await createStaff(t.db);
+      const cookie = await signInStaff(t.app, member);
+      const response = await register(buildRegistration(), cookie);
+      expect(response.statusCode).toBe(201);
+      expect((await findStudent(response.json<{ studentId: number }>().studentId))?.enrolledByStaffId).toBeNull();
+    });
+
+    it('records no staff member when a signed-in student sends backdoor', async () => {
+      const student = await createStudent(t.db);
+      const cookie = await signInStudent(t.app, student);
+      const response = await register({ ...buildRegistration(), backdoor: true }, cookie);
+      expect(response.statusCode).toBe(201);
+      expect((await findStudent(response.json<{ studentId: number }>().studentId))?.enrolledByStaffId).toBeNull();
+    });
+
+    it('refuses a manual enrolment of an existing email or licence number (spec 5)', async () => {
+      const existing = await createStudent(t.db);
+      const member = await createStaff(t.db);
+      const cookie = await signInStaff(t.app, member);
+      const response = await register({ ...buildRegistration({ email: existing.email }), backdoor: true }, cookie);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: existing.id });
+    });
+  });
+});

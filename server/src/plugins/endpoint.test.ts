@@ -1,0 +1,156 @@
+import { defineEndpoint } from '@ts/contract';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ANY_STAFF, listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, staffRoles } from './endpoint.ts';
+import { registerErrorHandler } from './errors.ts';
+import type { Auth } from './session.ts';
+
+const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid: false };
+const AS_PAID_STUDENT: Auth = { kind: 'student', tokenHash: 'h4', studentId: 12, paid: true };
+const AS_CLERK: Auth = { kind: 'staff', tokenHash: 'h2', staffId: 21, role: 'clerk', courtId: null };
+const AS_SUPER_ADMIN: Auth = { kind: 'staff', tokenHash: 'h3', staffId: 22, role: 'super_admin', courtId: null };
+
+const whoAmI = (path: string) => defineEndpoint({ method: 'GET', path, response: z.object({ who: z.string() }) });
+
+const studentRow = defineEndpoint({
+  method: 'GET',
+  path: '/row/:id',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  query: z.object({ verbose: z.enum(['yes', 'no']).optional() }),
+  response: z.object({ id: z.number(), first_name: z.string() }),
+});
+
+const createThing = defineEndpoint({
+  method: 'POST',
+  path: '/things',
+  body: z.object({ name: z.string().min(1) }),
+  response: z.object({ created: z.string() }),
+  status: 201,
+});
+
+const removeThing = defineEndpoint({ method: 'DELETE', path: '/things/:id', response: z.null(), status: 204 });
+
+/**
+ * `serve` on a bare Fastify instance: the caller is whatever the x-test-auth header names,
+ * so each access policy can be tried with every kind of caller.
+ */
+describe('serve (one contract endpoint, its schemas and its access policy)', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = Fastify({ logger: false });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    registerErrorHandler(app);
+    const callers: Record<string, Auth> = {
+      student: AS_STUDENT,
+      paid_student: AS_PAID_STUDENT,
+      clerk: AS_CLERK,
+      super_admin: AS_SUPER_ADMIN,
+    };
+    app.decorateRequest('getAuth', function (this: FastifyRequest) {
+      const name = this.headers['x-test-auth'];
+      return Promise.resolve(typeof name === 'string' ? (callers[name] ?? null) : null);
+    });
+
+    serve(app, whoAmI('/public'), PUBLIC, async ({ auth }) => ({ who: auth?.kind ?? 'nobody' }));
+    serve(app, whoAmI('/student'), STUDENT, async ({ auth }) => ({ who: `student ${String(auth.studentId)}` }));
+    serve(app, whoAmI('/course'), PAID_STUDENT, async ({ auth }) => ({
+      who: `paid student ${String(auth.studentId)}`,
+    }));
+    serve(app, whoAmI('/staff'), ANY_STAFF, async ({ auth }) => ({ who: auth.role }));
+    serve(app, whoAmI('/super'), staffRoles('super_admin'), async ({ auth }) => ({ who: auth.role }));
+    serve(app, studentRow, PUBLIC, async ({ params, query }) => ({
+      id: params.id,
+      first_name: query.verbose === 'yes' ? 'Maria (verbose)' : 'Maria',
+      // A column the answer does not declare: the schema must strip it.
+      dl_number: 'D1234567',
+    }));
+    serve(app, createThing, PUBLIC, async ({ body }) => ({ created: body.name }));
+    serve(app, removeThing, PUBLIC, async () => undefined);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const get = (url: string, caller?: string) =>
+    app.inject({ method: 'GET', url, ...(caller ? { headers: { 'x-test-auth': caller } } : {}) });
+
+  it('records the access policy of every route it serves', () => {
+    const policies = listRoutePolicies(app);
+    expect(policies.get('GET /public')).toEqual({ kind: 'public' });
+    expect(policies.get('GET /student')).toEqual({ kind: 'student' });
+    expect(policies.get('GET /course')).toEqual({ kind: 'paidStudent' });
+    expect(policies.get('GET /super')).toEqual({ kind: 'staff', roles: ['super_admin'] });
+    expect(policies.get('POST /things')).toEqual({ kind: 'public' });
+  });
+
+  it('lets anyone call a public route, and tells it who is calling', async () => {
+    expect((await get('/public')).json()).toEqual({ who: 'nobody' });
+    expect((await get('/public', 'student')).json()).toEqual({ who: 'student' });
+  });
+
+  it.each(['/student', '/course', '/staff', '/super'])(
+    'refuses a caller without a session on %s with a 401',
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Please sign in.' } });
+    },
+  );
+
+  it('lets a student call a student route, and refuses staff there with a 403', async () => {
+    expect((await get('/student', 'student')).json()).toEqual({ who: 'student 11' });
+    const response = await get('/student', 'super_admin');
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: { code: 'FORBIDDEN', message: 'You are not allowed to do that.' } });
+  });
+
+  it('lets a paid student call a course route, and refuses an unpaid one with a 402 (issue 3)', async () => {
+    expect((await get('/course', 'paid_student')).json()).toEqual({ who: 'paid student 12' });
+    const unpaid = await get('/course', 'student');
+    expect(unpaid.statusCode).toBe(402);
+    expect(unpaid.json()).toEqual({
+      error: { code: 'PAYMENT_REQUIRED', message: 'Please pay for the course to continue.' },
+    });
+    expect((await get('/course', 'clerk')).statusCode).toBe(403);
+  });
+
+  it('lets any staff role call a staff route, and refuses a student there with a 403', async () => {
+    expect((await get('/staff', 'clerk')).json()).toEqual({ who: 'clerk' });
+    expect((await get('/staff', 'super_admin')).json()).toEqual({ who: 'super_admin' });
+    expect((await get('/staff', 'student')).statusCode).toBe(403);
+  });
+
+  it('refuses a staff role the route does not name with a 403', async () => {
+    expect((await get('/super', 'super_admin')).statusCode).toBe(200);
+    expect((await get('/super', 'clerk')).statusCode).toBe(403);
+  });
+
+  it('hands the handler parsed params and query, and strips what the answer does not declare', async () => {
+    const response = await get('/row/42?verbose=yes');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: 42, first_name: 'Maria (verbose)' });
+    expect(response.body).not.toContain('D1234567');
+  });
+
+  it('refuses params, query and body that break their schemas with a 400', async () => {
+    expect((await get('/row/abc')).statusCode).toBe(400);
+    expect((await get('/row/1?verbose=maybe')).statusCode).toBe(400);
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { name: '' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: [{ field: 'name' }] });
+  });
+
+  it('answers with the endpoint’s own success status', async () => {
+    const created = await app.inject({ method: 'POST', url: '/things', payload: { name: 'box' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({ created: 'box' });
+
+    const removed = await app.inject({ method: 'DELETE', url: '/things/1' });
+    expect(removed.statusCode).toBe(204);
+    expect(removed.body).toBe('');
+  });
+});

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
+
+const INDEX_HTML =
+  '<!doctype html><html><head><title>Traffic School</title></head><body><div id="root"></div></body></html>';
+const APP_JS = 'console.log("the app");';
+const JSON_404 = { error: { code: 'NOT_FOUND', message: 'Not found.' } };
+
+/** A stand-in for web/dist: index.html, one fingerprinted asset, and a secret just outside it. */
+function makeWebBuild(): { root: string; webDist: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'web-build-'));
+  const webDist = path.join(root, 'dist');
+  fs.mkdirSync(path.join(webDist, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(webDist, 'index.html'), INDEX_HTML);
+  fs.writeFileSync(path.join(webDist, 'assets', 'app.js'), APP_JS);
+  fs.writeFileSync(path.join(root, 'secret.txt'), 'outside the build');
+  return { root, webDist };
+}
+
+describe('serving the web app', () => {
+  let t: TestApp;
+  let root: string;
+  beforeAll(async () => {
+    const build = makeWebBuild();
+    root = build.root;
+    t = await buildTestApp({ webDist: build.webDist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it.each(['/', '/login', '/content/2/7', '/admin/students/12', '/quiz/3?retry=1', '/final-exam'])(
+    'serves index.html for the deep link %s, so a reload works',
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(INDEX_HTML);
+    },
+  );
+
+  it('answers HEAD for a deep link like GET, without a body', async () => {
+    const response = await t.app.inject({ method: 'HEAD', url: '/content/1' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toBe('');
+  });
+
+  it('serves a built asset with a cache-control that keeps it for good', async () => {
+    const response = await get('/assets/app.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('javascript');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.body).toBe(APP_JS);
+  });
+
+  it('does not answer a missing asset with index.html cached for good', async () => {
+    // After a deploy an old page may ask for an asset that is gone: caching HTML under that name forever breaks it.
+    const response = await get('/assets/app-old123.js');
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['cache-control'] ?? '').not.toContain('immutable');
+  });
+
+  it('answers an unknown /api path with a JSON 404, never the HTML', async () => {
+    for (const url of ['/api/no-such-call', '/api/content/chapters/extra/parts', '/api']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toContain('application/json');
+      expect(response.json(), url).toEqual(JSON_404);
+    }
+  });
+
+  it('answers /api with a query string with a JSON 404 too', async () => {
+    const response = await get('/api?debug=1');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual(JSON_404);
+  });
+
+  it('answers a POST to an unknown page with a JSON 404, not the HTML', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/content/2/7', payload: {} });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual(JSON_404);
+  });
+
+  it('does not serve files from outside the build', async () => {
+    for (const url of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const response = await get(url);
+      expect(response.body, url).not.toContain('outside the build');
+    }
+  });
+
+  it('sends the security headers with the page', async () => {
+    const response = await get('/content/2/7');
+    const csp = response.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('sends the security headers with API answers too', async () => {
+    const response = await get('/api/health');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('leaves the API’s own cache headers alone', async () => {
+    const response = await get('/api/public/courts');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBeUndefined();
+  });
+});
+
+describe('a server without a web build (API only)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ webDist: path.join(os.tmpdir(), 'no-such-web-build') });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers a page with a JSON 404 instead of failing', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/content/2/7' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual(JSON_404);
+  });
+});
