@@ -1,12 +1,76 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 
-/** Spec 3: chapters 1-4, and 6 for the final exam. */
+/**
+ * Course content (spec 3, 7). Texts come in the language the browser asks for with
+ * Accept-Language (en or es); progress never depends on the language.
+ */
 export const ChapterSchema = z.object({ id: z.number().int(), title: z.string(), description: z.string() });
 export type Chapter = z.infer<typeof ChapterSchema>;
+
+export const ModuleSchema = z.object({
+  id: z.number().int(),
+  chapter_id: z.number().int(),
+  title: z.string(),
+  complete: z.boolean(),
+  href: z.string(),
+});
+export type Module = z.infer<typeof ModuleSchema>;
+
+export const TopicSchema = z.object({ id: z.number().int(), title: z.string(), html_content: z.string() });
+export type Topic = z.infer<typeof TopicSchema>;
+
+export const VideoSchema = z.object({
+  path: z.string(),
+  question: z.string(),
+  correctAnswer: z.string(),
+  incorrectAnswer: z.string(),
+});
+export type Video = z.infer<typeof VideoSchema>;
+
+const ModuleIdParams = z.object({ moduleId: z.coerce.number().int().positive() });
+const ChapterIdParams = z.object({ chapterId: z.coerce.number().int().positive() });
 
 export const listChapters = defineEndpoint({
   method: 'GET',
   path: '/api/content/chapters',
   response: z.array(ChapterSchema),
+});
+
+/** Staff: every question of the banks (the Modify Questions list). */
+export const listQuestions = defineEndpoint({
+  method: 'GET',
+  path: '/api/content/questions',
+  response: z.array(z.object({ id: z.number().int(), chapter_id: z.number().int(), question: z.string() })),
+});
+
+export const getModule = defineEndpoint({
+  method: 'GET',
+  path: '/api/content/module/:moduleId',
+  params: ModuleIdParams,
+  response: ModuleSchema,
+});
+
+export const listModules = defineEndpoint({
+  method: 'GET',
+  path: '/api/content/modules/:chapterId',
+  params: ChapterIdParams,
+  // Spec 7 sends userId; the server answers for the signed-in student only.
+  query: z.object({ userId: z.coerce.number().int().positive().optional() }),
+  response: z.array(ModuleSchema),
+});
+
+export const listTopics = defineEndpoint({
+  method: 'GET',
+  path: '/api/content/topics/:moduleId',
+  params: ModuleIdParams,
+  response: z.array(TopicSchema),
+});
+
+/** The module's interactive video question, or null when it has none. */
+export const getVideo = defineEndpoint({
+  method: 'GET',
+  path: '/api/content/video/:moduleId',
+  params: ModuleIdParams,
+  response: VideoSchema.nullable(),
 });

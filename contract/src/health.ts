@@ -17,5 +17,7 @@ export const getPublicConfig = defineEndpoint({
     supportEmail: z.string(),
     coursePriceCents: z.number().int(),
     payments: PaymentProviderInfoSchema,
+    /** Where the course videos are served from (VIDEO_BASE_URL). */
+    videoBaseUrl: z.string(),
   }),
 });

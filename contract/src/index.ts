@@ -7,3 +7,5 @@ export * from './states.ts';
 export * from './health.ts';
 export * from './payments.ts';
 export * from './content.ts';
+export * from './progress.ts';
+export * from './quiz.ts';

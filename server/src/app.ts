@@ -6,10 +6,13 @@ import type { AppDeps } from './deps.ts';
 import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
+import { registerVideos } from './plugins/videos.ts';
 import { registerWeb } from './plugins/web.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
+import { registerProgressRoutes } from './features/progress/progress.routes.ts';
+import { registerQuizRoutes } from './features/quiz/quiz.routes.ts';
 import { registerHealthRoutes } from './features/health/health.routes.ts';
 import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
 import { registerRegistrationRoutes } from './features/registration/registration.routes.ts';
@@ -71,9 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCourtRoutes(app, deps);
   registerRegistrationRoutes(app, deps);
   registerContentRoutes(app, deps);
+  registerProgressRoutes(app, deps);
+  registerQuizRoutes(app, deps);
   await registerPaymentRoutes(app, deps);
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 
+  await registerVideos(app, config.videoBaseUrl);
   await registerWeb(app, deps.webDist ?? null);
   return app;
 }

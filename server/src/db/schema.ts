@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  boolean,
+  jsonb,
+  primaryKey,
   check,
   date,
   index,
@@ -155,6 +158,8 @@ export const chapters = pgTable('chapters', {
   id: integer('id').primaryKey(),
   title: text('title').notNull(),
   description: text('description').notNull(),
+  titleEs: text('title_es'),
+  descriptionEs: text('description_es'),
   position: integer('position').notNull(),
 });
 
@@ -168,6 +173,7 @@ export const modules = pgTable(
       .notNull()
       .references(() => chapters.id),
     title: text('title').notNull(),
+    titleEs: text('title_es'),
     position: integer('position').notNull(),
   },
   (t) => [uniqueIndex('modules_content_key_key').on(t.contentKey), index('modules_chapter_idx').on(t.chapterId)],
@@ -245,4 +251,135 @@ export const testProviderIntents = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('test_provider_intents_idempotency_key').on(t.idempotencyKey)],
+);
+
+/** A topic section of a module: HTML rendered from the reviewed Markdown, in English and Spanish. */
+export const topics = pgTable(
+  'topics',
+  {
+    id: serial('id').primaryKey(),
+    contentKey: text('content_key').notNull(),
+    moduleId: integer('module_id')
+      .notNull()
+      .references(() => modules.id),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    titleEs: text('title_es'),
+    htmlContent: text('html_content').notNull(),
+    htmlContentEs: text('html_content_es'),
+  },
+  (t) => [uniqueIndex('topics_content_key_key').on(t.contentKey), index('topics_module_idx').on(t.moduleId)],
+);
+
+/** Spec 3: an interactive video question of a module (start clip, two answers, an outcome clip each). */
+export const videos = pgTable(
+  'videos',
+  {
+    id: serial('id').primaryKey(),
+    contentKey: text('content_key').notNull(),
+    moduleId: integer('module_id')
+      .notNull()
+      .references(() => modules.id),
+    path: text('path').notNull(),
+    question: text('question').notNull(),
+    correctAnswer: text('correct_answer').notNull(),
+    incorrectAnswer: text('incorrect_answer').notNull(),
+    questionEs: text('question_es'),
+    correctAnswerEs: text('correct_answer_es'),
+    incorrectAnswerEs: text('incorrect_answer_es'),
+  },
+  (t) => [uniqueIndex('videos_content_key_key').on(t.contentKey), uniqueIndex('videos_module_key').on(t.moduleId)],
+);
+
+/** A chapter's question bank (the final exam draws from all four chapters' banks, decision 008). */
+export const questions = pgTable(
+  'questions',
+  {
+    id: serial('id').primaryKey(),
+    contentKey: text('content_key').notNull(),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id),
+    moduleKey: text('module_key'),
+    question: text('question').notNull(),
+    questionEs: text('question_es'),
+    explanation: text('explanation'),
+    explanationEs: text('explanation_es'),
+    /** Retired questions are never drawn again; past results keep their own copy. */
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('questions_content_key_key').on(t.contentKey), index('questions_chapter_idx').on(t.chapterId)],
+);
+
+export const answers = pgTable(
+  'answers',
+  {
+    id: serial('id').primaryKey(),
+    questionId: integer('question_id')
+      .notNull()
+      .references(() => questions.id),
+    position: integer('position').notNull(),
+    content: text('content').notNull(),
+    contentEs: text('content_es'),
+    isCorrect: boolean('is_correct').notNull(),
+  },
+  (t) => [uniqueIndex('answers_question_position_key').on(t.questionId, t.position)],
+);
+
+/** Modules a student marked complete (spec 4). */
+export const moduleCompletions = pgTable(
+  'module_completions',
+  {
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    moduleId: integer('module_id')
+      .notNull()
+      .references(() => modules.id),
+    completedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.moduleId] })],
+);
+
+/**
+ * One quiz or final exam attempt: the questions the server drew for it, in order, and once
+ * submitted the answers, the score and a copy of what was shown, so a later edit of a question
+ * never changes a result already given.
+ */
+export const quizAttempts = pgTable(
+  'quiz_attempts',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id),
+    questionIds: jsonb('question_ids').$type<number[]>().notNull(),
+    createdAt: createdAt(),
+    submittedAt: moment('submitted_at'),
+    score: integer('score'),
+    passed: boolean('passed'),
+    result: jsonb('result'),
+  },
+  (t) => [index('quiz_attempts_student_chapter_idx').on(t.studentId, t.chapterId)],
+);
+
+/** Chapters a student completed, each through a passing attempt (spec 4). */
+export const chapterCompletions = pgTable(
+  'chapter_completions',
+  {
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id),
+    attemptId: integer('attempt_id')
+      .notNull()
+      .references(() => quizAttempts.id),
+    completedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.chapterId] })],
 );

@@ -1,85 +1,26 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { chapters, counties, courts, modules } from './schema.ts';
+import { CONTENT_DIR, readCourseContent } from './content-files.ts';
+import { answers, chapters, counties, courts, modules, questions, topics, videos } from './schema.ts';
 
-export const CONTENT_DIR = fileURLToPath(new URL('../../../content', import.meta.url));
+export { CONTENT_DIR };
 
-const CourtsFileSchema = z.object({
-  counties: z.array(
-    z.object({
-      state: z.string().length(2),
-      name: z.string().min(1),
-      courts: z.array(z.object({ name: z.string().min(1), email: z.email().optional() })).min(1),
-    }),
-  ),
-});
-
-const TranslatedSchema = z.object({ en: z.string().min(1), es: z.string().min(1) });
-
-const ChaptersFileSchema = z.object({
-  chapters: z.array(z.object({ id: z.number().int(), title: TranslatedSchema, description: TranslatedSchema })),
-});
-
-export interface ModuleFile {
-  /** chN-slug: stable across edits of the text, so a reload never duplicates a module. */
-  key: string;
-  chapterId: number;
-  position: number;
-  title: string;
-  body: string;
-}
-
-/** Splits a module file into its front matter (simple `key: value` lines) and its Markdown body. */
-export function parseModuleFile(text: string): { frontMatter: Record<string, string>; body: string } {
-  const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(text);
-  if (!match) throw new Error('a module file must start with --- front matter ---');
-  const frontMatter: Record<string, string> = {};
-  for (const line of (match[1] ?? '').split('\n')) {
-    const separator = line.indexOf(':');
-    if (separator > 0) frontMatter[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
-  }
-  return { frontMatter, body: match[2] ?? '' };
-}
-
-/** The module files of one chapter in one language, in the order of their NN- prefixes. */
-export function readModuleFiles(contentDir: string, chapterId: number, language: 'en' | 'es'): ModuleFile[] {
-  const folder = path.join(contentDir, 'course', `chapter-${String(chapterId)}`);
-  if (!fs.existsSync(folder)) return [];
-  const suffix = `.${language}.md`;
-  return fs
-    .readdirSync(folder)
-    .filter((name) => /^\d{2}-[a-z0-9-]+\.(en|es)\.md$/.test(name) && name.endsWith(suffix))
-    .sort()
-    .map((name, index) => {
-      const { frontMatter, body } = parseModuleFile(fs.readFileSync(path.join(folder, name), 'utf8'));
-      const title = frontMatter.title;
-      if (!title) throw new Error(`${name} has no title`);
-      const slug = name.slice(3, -suffix.length);
-      return { key: `ch${String(chapterId)}-${slug}`, chapterId, position: index + 1, title, body };
-    });
-}
-
-function readJson<T>(schema: z.ZodType<T>, file: string): T {
-  return schema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-}
+/** On a conflict, fill a column only where it is still empty: an admin's edit is never overwritten. */
+const fillIfEmpty = (table: string, column: string) => sql.raw(`coalesce(${table}.${column}, excluded.${column})`);
 
 /**
  * Loads the reviewed files under content/ into the database. Idempotent: what is already
- * there (and any edit an admin made to it) is left alone; only what is missing is added.
+ * there, and any edit an admin made to it, is left alone; only what is missing is added.
  */
 export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<void> {
-  const courtsFile = readJson(CourtsFileSchema, `${contentDir}/courts.json`);
-  const chaptersFile = readJson(ChaptersFileSchema, `${contentDir}/course/chapters.json`);
+  const content = readCourseContent(contentDir);
 
   await db.transaction(async (tx) => {
-    for (const county of courtsFile.counties) {
+    for (const county of content.courts.counties) {
       await tx.insert(counties).values({ state: county.state, name: county.name }).onConflictDoNothing();
     }
     const countyRows = await tx.select().from(counties);
-    for (const county of courtsFile.counties) {
+    for (const county of content.courts.counties) {
       const countyId = countyRows.find((row) => row.state === county.state && row.name === county.name)?.id;
       if (countyId === undefined) throw new Error(`county ${county.name} was not saved`);
       await tx
@@ -91,22 +32,98 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
     await tx
       .insert(chapters)
       .values(
-        chaptersFile.chapters.map((chapter, index) => ({
+        content.chapters.map((chapter, index) => ({
           id: chapter.id,
           title: chapter.title.en,
           description: chapter.description.en,
+          titleEs: chapter.title.es,
+          descriptionEs: chapter.description.es,
           position: index + 1,
         })),
       )
-      .onConflictDoNothing();
-    const moduleRows = chaptersFile.chapters.flatMap((chapter) =>
-      readModuleFiles(contentDir, chapter.id, 'en').map((module) => ({
-        contentKey: module.key,
-        chapterId: chapter.id,
-        title: module.title,
-        position: module.position,
-      })),
-    );
-    if (moduleRows.length > 0) await tx.insert(modules).values(moduleRows).onConflictDoNothing();
+      .onConflictDoUpdate({
+        target: chapters.id,
+        set: { titleEs: fillIfEmpty('chapters', 'title_es'), descriptionEs: fillIfEmpty('chapters', 'description_es') },
+      });
+
+    const moduleIds = new Map<string, number>();
+    for (const chapter of content.chapters) {
+      for (const module of chapter.modules) {
+        const [row] = await tx
+          .insert(modules)
+          .values({
+            contentKey: module.key,
+            chapterId: chapter.id,
+            title: module.title.en,
+            titleEs: module.title.es,
+            position: module.position,
+          })
+          .onConflictDoUpdate({ target: modules.contentKey, set: { titleEs: fillIfEmpty('modules', 'title_es') } })
+          .returning({ id: modules.id });
+        if (!row) throw new Error(`module ${module.key} was not saved`);
+        moduleIds.set(module.key, row.id);
+        if (module.topics.length === 0) continue;
+        await tx
+          .insert(topics)
+          .values(
+            module.topics.map((topic) => ({
+              contentKey: topic.key,
+              moduleId: row.id,
+              position: topic.position,
+              title: topic.title.en,
+              titleEs: topic.title.es,
+              htmlContent: topic.html.en,
+              htmlContentEs: topic.html.es,
+            })),
+          )
+          .onConflictDoNothing();
+      }
+
+      for (const question of chapter.questions) {
+        const [inserted] = await tx
+          .insert(questions)
+          .values({
+            contentKey: question.key,
+            chapterId: chapter.id,
+            moduleKey: `ch${String(chapter.id)}-${question.module.slice(3)}`,
+            question: question.en.question,
+            questionEs: question.es.question,
+            explanation: question.en.explanation,
+            explanationEs: question.es.explanation,
+          })
+          .onConflictDoNothing()
+          .returning({ id: questions.id });
+        // A question already loaded keeps its answers as they are (an admin may have edited them).
+        if (!inserted) continue;
+        await tx.insert(answers).values(
+          question.en.answers.map((content, index) => ({
+            questionId: inserted.id,
+            position: index + 1,
+            content,
+            contentEs: question.es.answers[index] ?? null,
+            isCorrect: index === question.correct,
+          })),
+        );
+      }
+    }
+
+    for (const video of content.videos) {
+      const moduleId = moduleIds.get(video.module);
+      if (moduleId === undefined) throw new Error(`video ${video.key} names an unknown module ${video.module}`);
+      await tx
+        .insert(videos)
+        .values({
+          contentKey: video.key,
+          moduleId,
+          path: video.path,
+          question: video.en.question,
+          correctAnswer: video.en.correctAnswer,
+          incorrectAnswer: video.en.incorrectAnswer,
+          questionEs: video.es.question,
+          correctAnswerEs: video.es.correctAnswer,
+          incorrectAnswerEs: video.es.incorrectAnswer,
+        })
+        .onConflictDoNothing();
+    }
   });
 }

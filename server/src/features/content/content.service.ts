@@ -1,11 +1,102 @@
-import { asc } from 'drizzle-orm';
-import type { Chapter } from '@ts/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { chapters } from '../../db/schema.ts';
+import { chapters, moduleCompletions, modules, questions, topics, videos } from '../../db/schema.ts';
+import { notFound } from '../../plugins/errors.ts';
+import { type Language, pick } from '../../plugins/language.ts';
 
-export async function listChapters(db: Db): Promise<Chapter[]> {
+export async function listChapters(db: Db, language: Language): Promise<Chapter[]> {
+  const rows = await db.select().from(chapters).orderBy(asc(chapters.position));
+  return rows.map((row) => ({
+    id: row.id,
+    title: pick(language, row.title, row.titleEs),
+    description: pick(language, row.description, row.descriptionEs),
+  }));
+}
+
+const moduleHref = (chapterId: number, moduleId: number) => `/content/${String(chapterId)}/${String(moduleId)}`;
+
+/** Spec 3 Module: id, chapter_id, title, complete (for this student), href. */
+export async function listModulesForStudent(
+  db: Db,
+  input: { chapterId: number; studentId: number; language: Language },
+): Promise<Module[]> {
+  const rows = await db
+    .select({
+      id: modules.id,
+      chapterId: modules.chapterId,
+      title: modules.title,
+      titleEs: modules.titleEs,
+      completedAt: moduleCompletions.completedAt,
+    })
+    .from(modules)
+    .leftJoin(
+      moduleCompletions,
+      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, input.studentId)),
+    )
+    .where(eq(modules.chapterId, input.chapterId))
+    .orderBy(asc(modules.position));
+  return rows.map((row) => ({
+    id: row.id,
+    chapter_id: row.chapterId,
+    title: pick(input.language, row.title, row.titleEs),
+    complete: row.completedAt !== null,
+    href: moduleHref(row.chapterId, row.id),
+  }));
+}
+
+export async function getModuleForStudent(
+  db: Db,
+  input: { moduleId: number; studentId: number; language: Language },
+): Promise<Module> {
+  const [row] = await db
+    .select({
+      id: modules.id,
+      chapterId: modules.chapterId,
+      title: modules.title,
+      titleEs: modules.titleEs,
+      completedAt: moduleCompletions.completedAt,
+    })
+    .from(modules)
+    .leftJoin(
+      moduleCompletions,
+      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, input.studentId)),
+    )
+    .where(eq(modules.id, input.moduleId));
+  if (!row) throw notFound('No such module.');
+  return {
+    id: row.id,
+    chapter_id: row.chapterId,
+    title: pick(input.language, row.title, row.titleEs),
+    complete: row.completedAt !== null,
+    href: moduleHref(row.chapterId, row.id),
+  };
+}
+
+export async function listTopics(db: Db, moduleId: number, language: Language): Promise<Topic[]> {
+  const rows = await db.select().from(topics).where(eq(topics.moduleId, moduleId)).orderBy(asc(topics.position));
+  return rows.map((row) => ({
+    id: row.id,
+    title: pick(language, row.title, row.titleEs),
+    html_content: pick(language, row.htmlContent, row.htmlContentEs),
+  }));
+}
+
+export async function findVideo(db: Db, moduleId: number, language: Language): Promise<Video | null> {
+  const [row] = await db.select().from(videos).where(eq(videos.moduleId, moduleId));
+  if (!row) return null;
+  return {
+    path: row.path,
+    question: pick(language, row.question, row.questionEs),
+    correctAnswer: pick(language, row.correctAnswer, row.correctAnswerEs),
+    incorrectAnswer: pick(language, row.incorrectAnswer, row.incorrectAnswerEs),
+  };
+}
+
+/** The question banks for staff (Modify Questions), in English as they are edited. */
+export async function listQuestions(db: Db): Promise<{ id: number; chapter_id: number; question: string }[]> {
   return db
-    .select({ id: chapters.id, title: chapters.title, description: chapters.description })
-    .from(chapters)
-    .orderBy(asc(chapters.position));
+    .select({ id: questions.id, chapter_id: questions.chapterId, question: questions.question })
+    .from(questions)
+    .orderBy(asc(questions.chapterId), asc(questions.id));
 }

@@ -16,5 +16,6 @@ export function registerHealthRoutes(app: FastifyInstance, { db, config, payment
     supportEmail: config.supportEmail,
     coursePriceCents: config.coursePriceCents,
     payments: { provider: payments.name, publishableKey: payments.publishableKey },
+    videoBaseUrl: config.videoBaseUrl,
   }));
 }

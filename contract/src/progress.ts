@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+const StudentIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const QuizStatusSchema = z.object({
+  complete: z.boolean(),
+  /** The latest submitted attempt's outcome, or null before any. */
+  status: z.enum(['PASS', 'FAIL']).nullable(),
+});
+export type QuizStatus = z.infer<typeof QuizStatusSchema>;
+
+export const getCompletedChapters = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/completedChapters',
+  params: StudentIdParams,
+  response: z.array(z.number().int()),
+});
+
+export const getQuizStatus = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/quizStatus/:chapterId',
+  params: StudentIdParams.extend({ chapterId: z.coerce.number().int().positive() }),
+  response: QuizStatusSchema,
+});
+
+export const completeModule = defineEndpoint({
+  method: 'POST',
+  path: '/api/students/moduleComplete',
+  body: z.object({ studentId: z.number().int().positive(), moduleId: z.number().int().positive() }),
+  response: z.object({ saved: z.literal(true) }),
+});
+
+export const completeChapter = defineEndpoint({
+  method: 'POST',
+  path: '/api/students/chapterComplete',
+  body: z.object({ studentId: z.number().int().positive(), chapterId: z.number().int().positive() }),
+  response: z.object({ saved: z.literal(true) }),
+});

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+/** Spec 9: the final exam is coded as chapter 6. */
+export const FINAL_EXAM_CHAPTER = 6;
+export const COURSE_CHAPTERS = [1, 2, 3, 4] as const;
+
+/** An answer as a quiz shows it: nothing says which one is correct. */
+export const QuizAnswerSchema = z.object({ id: z.number().int(), content: z.string() });
+
+export const QuizQuestionSchema = z.object({
+  id: z.number().int(),
+  chapter_id: z.number().int(),
+  question: z.string(),
+  answers: z.array(QuizAnswerSchema),
+});
+export type QuizQuestion = z.infer<typeof QuizQuestionSchema>;
+
+export const QuizSchema = z.object({
+  /** The attempt the server drew; a submission is scored against it only. */
+  attemptId: z.number().int(),
+  chapter: z.number().int(),
+  passMark: z.number().int(),
+  questions: z.array(QuizQuestionSchema),
+});
+export type Quiz = z.infer<typeof QuizSchema>;
+
+export const getQuizQuestions = defineEndpoint({
+  method: 'GET',
+  path: '/api/quiz/questions/:chapterId',
+  params: z.object({ chapterId: z.coerce.number().int().positive() }),
+  response: QuizSchema,
+});
+
+export const getFinalExamQuestions = defineEndpoint({
+  method: 'GET',
+  path: '/api/quiz/finalExamQuestions/:studentId',
+  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  response: QuizSchema,
+});
+
+export const getQuestionAnswers = defineEndpoint({
+  method: 'GET',
+  path: '/api/quiz/answers/:questionId',
+  params: z.object({ questionId: z.coerce.number().int().positive() }),
+  response: z.array(QuizAnswerSchema),
+});
+
+export const ResultAnswerSchema = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  correct: z.boolean(),
+  selected: z.boolean(),
+});
+
+export const ResultQuestionSchema = z.object({
+  id: z.number().int(),
+  question: z.string(),
+  explanation: z.string().nullable(),
+  answers: z.array(ResultAnswerSchema),
+});
+export type ResultQuestion = z.infer<typeof ResultQuestionSchema>;
+
+export const QuizResultSchema = z.object({
+  submissionId: z.number().int(),
+  status: z.enum(['PASS', 'FAIL']),
+  score: z.number().int(),
+  total: z.number().int(),
+  chapter: z.number().int(),
+  questionDisplay: z.array(ResultQuestionSchema),
+  isFinal: z.boolean(),
+});
+export type QuizResult = z.infer<typeof QuizResultSchema>;
+
+export const scoreQuiz = defineEndpoint({
+  method: 'POST',
+  path: '/api/quiz/score',
+  body: z.object({
+    studentId: z.number().int().positive(),
+    /** 1-4, or 6 for the final exam. */
+    chapter: z.number().int().positive(),
+    /** The attempt being answered; without it, the student's open attempt for that chapter. */
+    attemptId: z.number().int().positive().optional(),
+    questions: z
+      .array(z.object({ question: z.number().int().positive(), answer: z.number().int().positive() }))
+      .min(1)
+      .max(50),
+  }),
+  response: QuizResultSchema,
+});

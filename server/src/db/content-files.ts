@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { marked } from 'marked';
+import { z } from 'zod';
+
+/**
+ * Reads the reviewed course files under content/ (format: content/README.md) into plain,
+ * validated objects, English and Spanish side by side. Loading them into the database is
+ * seed.ts's job; the content tests read them through here too.
+ */
+export const CONTENT_DIR = fileURLToPath(new URL('../../../content', import.meta.url));
+
+export type Language = 'en' | 'es';
+export const LANGUAGES: readonly Language[] = ['en', 'es'];
+export type Translated<T = string> = Record<Language, T>;
+
+const Translated = z.object({ en: z.string().min(1), es: z.string().min(1) });
+
+const CourtsFileSchema = z.object({
+  counties: z.array(
+    z.object({
+      state: z.string().length(2),
+      name: z.string().min(1),
+      courts: z.array(z.object({ name: z.string().min(1), email: z.email().optional() })).min(1),
+    }),
+  ),
+});
+export type CourtsFile = z.infer<typeof CourtsFileSchema>;
+
+const ChaptersFileSchema = z.object({
+  chapters: z.array(z.object({ id: z.number().int(), title: Translated, description: Translated })),
+});
+
+const QuestionTextSchema = z.object({
+  question: z.string().min(1),
+  answers: z.array(z.string().min(1)).min(2).max(4),
+  explanation: z.string().min(1),
+});
+const QuestionsFileSchema = z.array(
+  z.object({
+    key: z.string().min(1),
+    module: z.string().min(1),
+    correct: z.number().int().min(0),
+    en: QuestionTextSchema,
+    es: QuestionTextSchema,
+  }),
+);
+
+const VideoTextSchema = z.object({
+  question: z.string().min(1),
+  correctAnswer: z.string().min(1),
+  incorrectAnswer: z.string().min(1),
+});
+const VideosFileSchema = z.array(
+  z.object({
+    key: z.string().min(1),
+    module: z.string().min(1),
+    path: z.string().min(1),
+    en: VideoTextSchema,
+    es: VideoTextSchema,
+  }),
+);
+
+export interface TopicContent {
+  key: string;
+  position: number;
+  title: Translated;
+  markdown: Translated;
+  html: Translated;
+}
+
+export interface ModuleContent {
+  /** chN-slug: stable across edits of the text, so a reload never duplicates a module. */
+  key: string;
+  /** NN-slug: what a question's `module` names. */
+  fileSlug: string;
+  position: number;
+  title: Translated;
+  topics: TopicContent[];
+}
+
+export interface QuestionContent {
+  key: string;
+  module: string;
+  correct: number;
+  en: z.infer<typeof QuestionTextSchema>;
+  es: z.infer<typeof QuestionTextSchema>;
+}
+
+export interface ChapterContent {
+  id: number;
+  title: Translated;
+  description: Translated;
+  modules: ModuleContent[];
+  questions: QuestionContent[];
+}
+
+export interface VideoContent {
+  key: string;
+  /** The module's key (chN-slug). */
+  module: string;
+  path: string;
+  en: z.infer<typeof VideoTextSchema>;
+  es: z.infer<typeof VideoTextSchema>;
+}
+
+export interface CourseContent {
+  courts: CourtsFile;
+  chapters: ChapterContent[];
+  videos: VideoContent[];
+}
+
+function readJson<T>(schema: z.ZodType<T>, file: string): T {
+  try {
+    return schema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (error) {
+    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** Splits a module file into its front matter (simple `key: value` lines) and its Markdown body. */
+export function parseModuleFile(text: string): { frontMatter: Record<string, string>; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!match) throw new Error('a module file must start with --- front matter ---');
+  const frontMatter: Record<string, string> = {};
+  for (const line of (match[1] ?? '').split(/\r?\n/)) {
+    const separator = line.indexOf(':');
+    if (separator > 0) frontMatter[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
+  }
+  return { frontMatter, body: match[2] ?? '' };
+}
+
+/** Each `## ` heading starts a topic: its title, and the Markdown up to the next one. */
+export function splitTopics(body: string): { title: string; markdown: string }[] {
+  const topics: { title: string; markdown: string }[] = [];
+  for (const line of body.split(/\r?\n/)) {
+    const heading = /^## (.+)$/.exec(line);
+    if (heading?.[1]) topics.push({ title: heading[1].trim(), markdown: '' });
+    else if (topics.length > 0) topics[topics.length - 1]!.markdown += `${line}\n`;
+  }
+  return topics.map((topic) => ({ ...topic, markdown: topic.markdown.trim() }));
+}
+
+/**
+ * Markdown to the HTML a topic shows. The files hold no raw HTML (content/README.md), and the
+ * browser sanitises whatever it renders as well. A blockquote is a "Did you know?" box.
+ */
+export function renderTopicHtml(markdown: string): string {
+  return marked.parse(markdown, { async: false, gfm: true });
+}
+
+function readModules(contentDir: string, chapterId: number): ModuleContent[] {
+  const folder = path.join(contentDir, 'course', `chapter-${String(chapterId)}`);
+  if (!fs.existsSync(folder)) return [];
+  const slugs = [
+    ...new Set(
+      fs
+        .readdirSync(folder)
+        .map((name) => /^(\d{2}-[a-z0-9-]+)\.(en|es)\.md$/.exec(name)?.[1])
+        .filter((slug): slug is string => slug !== undefined),
+    ),
+  ].sort();
+  return slugs.map((fileSlug, index) => {
+    const parsed = {} as Translated<{ title: string; topics: { title: string; markdown: string }[] }>;
+    for (const language of LANGUAGES) {
+      const file = path.join(folder, `${fileSlug}.${language}.md`);
+      if (!fs.existsSync(file)) throw new Error(`${file} is missing: every module has an English and a Spanish file`);
+      const { frontMatter, body } = parseModuleFile(fs.readFileSync(file, 'utf8'));
+      if (!frontMatter.title) throw new Error(`${file} has no title`);
+      parsed[language] = { title: frontMatter.title, topics: splitTopics(body) };
+    }
+    if (parsed.en.topics.length !== parsed.es.topics.length || parsed.en.topics.length === 0) {
+      throw new Error(`${fileSlug}: the English and Spanish files must have the same topics (## headings)`);
+    }
+    const key = `ch${String(chapterId)}-${fileSlug.slice(3)}`;
+    return {
+      key,
+      fileSlug,
+      position: index + 1,
+      title: { en: parsed.en.title, es: parsed.es.title },
+      topics: parsed.en.topics.map((topic, t) => {
+        const es = parsed.es.topics[t]!;
+        return {
+          key: `${key}-t${String(t + 1)}`,
+          position: t + 1,
+          title: { en: topic.title, es: es.title },
+          markdown: { en: topic.markdown, es: es.markdown },
+          html: { en: renderTopicHtml(topic.markdown), es: renderTopicHtml(es.markdown) },
+        };
+      }),
+    };
+  });
+}
+
+export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
+  const courts = readJson(CourtsFileSchema, path.join(contentDir, 'courts.json'));
+  const chaptersFile = readJson(ChaptersFileSchema, path.join(contentDir, 'course', 'chapters.json'));
+  const chapters = chaptersFile.chapters.map((chapter) => {
+    const questionsFile = path.join(contentDir, 'course', `chapter-${String(chapter.id)}`, 'questions.json');
+    const questions = fs.existsSync(questionsFile) ? readJson(QuestionsFileSchema, questionsFile) : [];
+    for (const question of questions) {
+      if (question.en.answers.length !== question.es.answers.length || question.correct >= question.en.answers.length) {
+        throw new Error(`${questionsFile}: question ${question.key} has mismatched answers or correct index`);
+      }
+    }
+    return { ...chapter, modules: readModules(contentDir, chapter.id), questions };
+  });
+  const videosFile = path.join(contentDir, 'course', 'videos.json');
+  const videos = fs.existsSync(videosFile) ? readJson(VideosFileSchema, videosFile) : [];
+  return { courts, chapters, videos };
+}

@@ -1,0 +1,157 @@
+import { and, asc, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+
+/** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
+export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
+  const rows = await db
+    .select({ chapterId: chapterCompletions.chapterId })
+    .from(chapterCompletions)
+    .where(eq(chapterCompletions.studentId, studentId))
+    .orderBy(asc(chapterCompletions.chapterId));
+  return rows.map((row) => row.chapterId);
+}
+
+/** Spec 4: the chapters that must be complete before this one opens (1-4 in order; the final after 4). */
+export function prerequisiteChapters(chapterId: number): number[] {
+  if (chapterId === FINAL_EXAM_CHAPTER) return [...COURSE_CHAPTERS];
+  return COURSE_CHAPTERS.filter((chapter) => chapter < chapterId);
+}
+
+export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {
+  const [row] = await db.select({ id: chapters.id }).from(chapters).where(eq(chapters.id, chapterId));
+  if (!row) throw notFound('No such chapter.');
+}
+
+/** Spec 4: chapters go in order, and the final opens only when chapters 1-4 are complete. */
+export async function assertChapterOpen(db: Db, studentId: number, chapterId: number): Promise<void> {
+  const needed = prerequisiteChapters(chapterId);
+  if (needed.length === 0) return;
+  const done = new Set(await listCompletedChapterIds(db, studentId));
+  const missing = needed.filter((chapter) => !done.has(chapter));
+  if (missing.length > 0) {
+    throw new AppError(
+      409,
+      chapterId === FINAL_EXAM_CHAPTER ? 'CHAPTERS_INCOMPLETE' : 'CHAPTER_LOCKED',
+      chapterId === FINAL_EXAM_CHAPTER
+        ? 'You must complete all the chapters before taking the final exam!'
+        : `Please complete chapter ${String(missing[0])} first.`,
+      { missingChapters: missing },
+    );
+  }
+}
+
+/** Decision 008: a chapter's quiz opens once every module of the chapter is marked complete. */
+export async function assertModulesComplete(db: Db, studentId: number, chapterId: number): Promise<void> {
+  const [row] = await db
+    .select({ total: count(modules.id), done: count(moduleCompletions.moduleId) })
+    .from(modules)
+    .leftJoin(
+      moduleCompletions,
+      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, studentId)),
+    )
+    .where(eq(modules.chapterId, chapterId));
+  if ((row?.done ?? 0) < (row?.total ?? 0)) {
+    throw new AppError(409, 'MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
+  }
+}
+
+/** Spec 4: Mark Complete. Idempotent; a module of a chapter that is not open yet is refused. */
+export async function completeModule(
+  db: Db,
+  clock: Clock,
+  input: { studentId: number; moduleId: number },
+): Promise<void> {
+  const [module] = await db
+    .select({ chapterId: modules.chapterId })
+    .from(modules)
+    .where(eq(modules.id, input.moduleId));
+  if (!module) throw notFound('No such module.');
+  await assertChapterOpen(db, input.studentId, module.chapterId);
+  await db
+    .insert(moduleCompletions)
+    .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: clock.now() })
+    .onConflictDoNothing();
+}
+
+/** Spec 4: the quiz step is complete only when the chapter is complete and the status is PASS. */
+export async function getQuizStatus(db: Db, input: { studentId: number; chapterId: number }): Promise<QuizStatus> {
+  const [completion] = await db
+    .select({ chapterId: chapterCompletions.chapterId })
+    .from(chapterCompletions)
+    .where(and(eq(chapterCompletions.studentId, input.studentId), eq(chapterCompletions.chapterId, input.chapterId)));
+  const [latest] = await db
+    .select({ passed: quizAttempts.passed })
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.studentId, input.studentId),
+        eq(quizAttempts.chapterId, input.chapterId),
+        isNotNull(quizAttempts.submittedAt),
+      ),
+    )
+    .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id))
+    .limit(1);
+  const complete = completion !== undefined;
+  return { complete, status: complete ? 'PASS' : latest ? (latest.passed ? 'PASS' : 'FAIL') : null };
+}
+
+/**
+ * Records a chapter as complete through the passing attempt that earned it; a final-exam pass
+ * completes the course. Idempotent. Runs inside the grading transaction.
+ */
+export async function recordChapterPass(
+  tx: Db,
+  clock: Clock,
+  input: { studentId: number; chapterId: number; attemptId: number },
+): Promise<void> {
+  await tx
+    .insert(chapterCompletions)
+    .values({ ...input, completedAt: clock.now() })
+    .onConflictDoNothing();
+  if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourse(tx, clock, input.studentId);
+}
+
+/**
+ * Spec 4: a final pass completes the course. This is the one call that hands over to the
+ * certificate work (issue 6 issues the certificate here, in the same transaction).
+ */
+export async function completeCourse(tx: Db, clock: Clock, studentId: number): Promise<void> {
+  await tx
+    .update(students)
+    .set({ completedAt: clock.now() })
+    .where(and(eq(students.id, studentId), isNull(students.completedAt)));
+}
+
+/**
+ * Spec 7 chapterComplete ("a pass posts chapter completion"). Idempotent, and refused for a
+ * chapter without a passing attempt of its quiz.
+ */
+export async function completeChapter(
+  db: Db,
+  clock: Clock,
+  input: { studentId: number; chapterId: number },
+): Promise<void> {
+  await assertChapterExists(db, input.chapterId);
+  const [passing] = await db
+    .select({ id: quizAttempts.id })
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.studentId, input.studentId),
+        eq(quizAttempts.chapterId, input.chapterId),
+        eq(quizAttempts.passed, true),
+      ),
+    )
+    .orderBy(asc(quizAttempts.id))
+    .limit(1);
+  if (!passing) {
+    throw new AppError(409, 'QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
+  }
+  await db.transaction(async (tx) => {
+    await recordChapterPass(tx as unknown as Db, clock, { ...input, attemptId: passing.id });
+  });
+}

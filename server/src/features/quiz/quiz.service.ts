@@ -1,0 +1,232 @@
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { answers, questions, quizAttempts } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
+import { type Language, pick } from '../../plugins/language.ts';
+import {
+  assertChapterExists,
+  assertChapterOpen,
+  assertModulesComplete,
+  getQuizStatus,
+  recordChapterPass,
+} from '../progress/progress.service.ts';
+import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
+import { quizRulesFor } from './quiz-rules.ts';
+
+/** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
+type StoredResult = Record<Language, ResultQuestion[]>;
+
+async function loadQuestions(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  const questionRows = await db.select().from(questions).where(inArray(questions.id, ids));
+  const answerRows = await db
+    .select()
+    .from(answers)
+    .where(inArray(answers.questionId, ids))
+    .orderBy(asc(answers.questionId), asc(answers.position));
+  const byId = new Map(questionRows.map((row) => [row.id, row]));
+  // In the order the attempt drew them.
+  return ids.flatMap((id) => {
+    const question = byId.get(id);
+    return question ? [{ question, answers: answerRows.filter((answer) => answer.questionId === id) }] : [];
+  });
+}
+
+async function activeBank(db: Db, chapterId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(and(eq(questions.chapterId, chapterId), eq(questions.active, true)))
+    .orderBy(asc(questions.id));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Spec 2 and 9: the questions of a quiz (or of the final, chapter 6). The server draws them,
+ * records the drawn set as an attempt, and shows no sign of which answer is correct. An attempt
+ * not yet submitted is shown again as it was (a reload does not redraw).
+ */
+export async function startQuizAttempt(
+  db: Db,
+  clock: Clock,
+  input: { studentId: number; chapterId: number; language: Language },
+): Promise<Quiz> {
+  const { studentId, chapterId } = input;
+  await assertChapterExists(db, chapterId);
+  const status = await getQuizStatus(db, { studentId, chapterId });
+  if (status.complete) {
+    throw new AppError(409, 'ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
+  }
+  await assertChapterOpen(db, studentId, chapterId);
+  if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
+  const rules = quizRulesFor(chapterId);
+
+  const [open] = await db
+    .select()
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.studentId, studentId),
+        eq(quizAttempts.chapterId, chapterId),
+        isNull(quizAttempts.submittedAt),
+      ),
+    )
+    .orderBy(desc(quizAttempts.id))
+    .limit(1);
+  let attempt = open;
+  if (!attempt) {
+    const [previous] = await db
+      .select({ questionIds: quizAttempts.questionIds })
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.studentId, studentId), eq(quizAttempts.chapterId, chapterId)))
+      .orderBy(desc(quizAttempts.id))
+      .limit(1);
+    const seen = new Set(previous?.questionIds ?? []);
+    const questionIds =
+      chapterId === FINAL_EXAM_CHAPTER
+        ? drawAcrossBanks(
+            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(db, chapter))),
+            rules.questionCount,
+            seen,
+          )
+        : drawQuestions(await activeBank(db, chapterId), rules.questionCount, seen);
+    if (questionIds.length < rules.questionCount) {
+      throw new AppError(503, 'QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
+    }
+    [attempt] = await db
+      .insert(quizAttempts)
+      .values({ studentId, chapterId, questionIds, createdAt: clock.now() })
+      .returning();
+    if (!attempt) throw new Error('attempt was not saved');
+  }
+
+  const drawn = await loadQuestions(db, attempt.questionIds);
+  return {
+    attemptId: attempt.id,
+    chapter: chapterId,
+    passMark: rules.passMark,
+    questions: drawn.map(({ question, answers: choices }) => ({
+      id: question.id,
+      chapter_id: question.chapterId,
+      question: pick(input.language, question.question, question.questionEs),
+      answers: choices.map((answer) => ({
+        id: answer.id,
+        content: pick(input.language, answer.content, answer.contentEs),
+      })),
+    })),
+  };
+}
+
+/** Spec 7 GET /quiz/answers/{questionId}: only for a question the server drew for this student. */
+export async function listAnswersForStudent(
+  db: Db,
+  input: { studentId: number; questionId: number; language: Language },
+): Promise<{ id: number; content: string }[]> {
+  const attempts = await db
+    .select({ questionIds: quizAttempts.questionIds })
+    .from(quizAttempts)
+    .where(eq(quizAttempts.studentId, input.studentId));
+  if (!attempts.some((attempt) => attempt.questionIds.includes(input.questionId))) {
+    throw notFound('No such question in your quizzes.');
+  }
+  const rows = await db
+    .select()
+    .from(answers)
+    .where(eq(answers.questionId, input.questionId))
+    .orderBy(asc(answers.position));
+  return rows.map((row) => ({ id: row.id, content: pick(input.language, row.content, row.contentEs) }));
+}
+
+/**
+ * Grades a submission against the attempt the server issued to this student: the same questions,
+ * each answered once with one of its own answers. The score, PASS/FAIL and what is shown come
+ * from the server; a pass completes the chapter (and the final, the course) in the same
+ * transaction. A result, once given, is stored as shown and never changes.
+ */
+export async function gradeQuizAttempt(
+  db: Db,
+  clock: Clock,
+  input: {
+    studentId: number;
+    chapterId: number;
+    attemptId: number | undefined;
+    submitted: { question: number; answer: number }[];
+    language: Language;
+  },
+): Promise<QuizResult> {
+  const { studentId, chapterId } = input;
+  const conditions = [
+    eq(quizAttempts.studentId, studentId),
+    eq(quizAttempts.chapterId, chapterId),
+    isNull(quizAttempts.submittedAt),
+  ];
+  if (input.attemptId !== undefined) conditions.push(eq(quizAttempts.id, input.attemptId));
+  const [attempt] = await db
+    .select()
+    .from(quizAttempts)
+    .where(and(...conditions))
+    .orderBy(desc(quizAttempts.id))
+    .limit(1);
+  if (!attempt) {
+    throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
+  }
+
+  const expected = attempt.questionIds;
+  const chosen = new Map(input.submitted.map((entry) => [entry.question, entry.answer]));
+  if (
+    chosen.size !== input.submitted.length ||
+    chosen.size !== expected.length ||
+    !expected.every((id) => chosen.has(id))
+  ) {
+    throw new AppError(400, 'ANSWERS_DO_NOT_MATCH', 'Please answer all questions.');
+  }
+
+  const drawn = await loadQuestions(db, expected);
+  let score = 0;
+  const result: StoredResult = { en: [], es: [] };
+  for (const { question, answers: choices } of drawn) {
+    const selected = chosen.get(question.id);
+    if (!choices.some((answer) => answer.id === selected)) {
+      throw badRequest('An answer does not belong to its question.');
+    }
+    if (choices.some((answer) => answer.id === selected && answer.isCorrect)) score += 1;
+    for (const language of ['en', 'es'] as const) {
+      result[language].push({
+        id: question.id,
+        question: pick(language, question.question, question.questionEs),
+        explanation: question.explanation ? pick(language, question.explanation, question.explanationEs) : null,
+        answers: choices.map((answer) => ({
+          id: answer.id,
+          content: pick(language, answer.content, answer.contentEs),
+          correct: answer.isCorrect,
+          selected: answer.id === selected,
+        })),
+      });
+    }
+  }
+  const rules = quizRulesFor(chapterId);
+  const passed = score >= rules.passMark;
+
+  await db.transaction(async (tx) => {
+    const [graded] = await tx
+      .update(quizAttempts)
+      .set({ submittedAt: clock.now(), score, passed, result })
+      .where(and(eq(quizAttempts.id, attempt.id), isNull(quizAttempts.submittedAt)))
+      .returning({ id: quizAttempts.id });
+    // Two submissions of one attempt at once: only the first is graded.
+    if (!graded) throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
+    if (passed) await recordChapterPass(tx as unknown as Db, clock, { studentId, chapterId, attemptId: attempt.id });
+  });
+
+  return {
+    submissionId: attempt.id,
+    status: passed ? 'PASS' : 'FAIL',
+    score,
+    total: expected.length,
+    chapter: chapterId,
+    questionDisplay: result[input.language],
+    isFinal: chapterId === FINAL_EXAM_CHAPTER,
+  };
+}

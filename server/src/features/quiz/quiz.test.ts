@@ -1,0 +1,246 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Quiz, QuizResult } from '@ts/contract';
+import { questions, quizAttempts, students } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import {
+  type ApiClient,
+  answersFor,
+  apiClient,
+  completeModulesOf,
+  passChapter,
+  takeQuiz,
+} from '../../testing/course.ts';
+import { createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
+
+describe('quizzes and the final exam', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function paidStudent(): Promise<{ id: number; client: ApiClient }> {
+    const student = await createStudent(t.db);
+    await markStudentPaid(t.db, student.id);
+    return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
+  }
+
+  async function drawChapterQuiz(client: ApiClient, chapter: number): Promise<Quiz> {
+    const response = await client.get(`/api/quiz/questions/${String(chapter)}`);
+    expect(response.statusCode).toBe(200);
+    return response.json<Quiz>();
+  }
+
+  it('draws 10 questions from the chapter bank with answers that do not say which is correct', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const response = await client.get('/api/quiz/questions/1');
+    expect(response.statusCode).toBe(200);
+    const quiz = response.json<Quiz>();
+    expect(quiz.questions).toHaveLength(10);
+    expect(quiz.passMark).toBe(7);
+    expect(new Set(quiz.questions.map((q) => q.id)).size).toBe(10);
+    expect(quiz.questions.every((q) => q.chapter_id === 1 && q.answers.length >= 3)).toBe(true);
+    expect(response.body).not.toMatch(/correct/i);
+    const [attempt] = await t.db.select().from(quizAttempts).where(eq(quizAttempts.id, quiz.attemptId));
+    expect(attempt?.questionIds).toEqual(quiz.questions.map((q) => q.id));
+  });
+
+  it('shows an unsubmitted attempt again on reload instead of drawing anew', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const first = await drawChapterQuiz(client, 1);
+    const second = await drawChapterQuiz(client, 1);
+    expect(second.attemptId).toBe(first.attemptId);
+    expect(second.questions.map((q) => q.id)).toEqual(first.questions.map((q) => q.id));
+  });
+
+  it('draws a retake from questions the previous attempt did not use', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const first = await drawChapterQuiz(client, 1);
+    await client.post('/api/quiz/score', { studentId: id, chapter: 1, questions: await answersFor(t.db, first, 0) });
+    const retake = await drawChapterQuiz(client, 1);
+    expect(retake.attemptId).not.toBe(first.attemptId);
+    const overlap = retake.questions.filter((q) => first.questions.some((f) => f.id === q.id));
+    expect(overlap).toEqual([]);
+  });
+
+  it('fails 6 of 10 and passes 7 of 10, with the score and the correct answers shown after', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const failed = await takeQuiz(client, t.db, id, 1, 6);
+    expect(failed.statusCode).toBe(200);
+    const failResult = failed.json<QuizResult>();
+    expect(failResult).toMatchObject({ status: 'FAIL', score: 6, total: 10, isFinal: false });
+    const wrong = failResult.questionDisplay.filter((q) => q.answers.some((a) => a.selected && !a.correct));
+    expect(wrong).toHaveLength(4);
+    expect(failResult.questionDisplay.every((q) => q.answers.filter((a) => a.correct).length === 1)).toBe(true);
+    expect(failResult.questionDisplay.every((q) => typeof q.explanation === 'string')).toBe(true);
+
+    const passed = await takeQuiz(client, t.db, id, 1, 7);
+    expect(passed.json<QuizResult>()).toMatchObject({ status: 'PASS', score: 7 });
+    const completed = await client.get(`/api/students/${String(id)}/completedChapters`);
+    expect(completed.json()).toEqual([1]);
+    const status = await client.get(`/api/students/${String(id)}/quizStatus/1`);
+    expect(status.json()).toEqual({ complete: true, status: 'PASS' });
+  });
+
+  it('scores a submission only against the attempt the server issued', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const quiz = await drawChapterQuiz(client, 1);
+    const answers = await answersFor(t.db, quiz, 10);
+
+    const [other] = await t.db.select({ id: questions.id }).from(questions).where(eq(questions.chapterId, 2)).limit(1);
+    const swapped = [...answers.slice(1), { question: other!.id, answer: answers[0]!.answer }];
+    const forged = await client.post('/api/quiz/score', { studentId: id, chapter: 1, questions: swapped });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error.code).toBe('ANSWERS_DO_NOT_MATCH');
+
+    const missing = await client.post('/api/quiz/score', { studentId: id, chapter: 1, questions: answers.slice(1) });
+    expect(missing.statusCode).toBe(400);
+
+    const crossed = answers.map((entry, index) => (index === 0 ? { ...entry, answer: answers[1]!.answer } : entry));
+    const wrongAnswer = await client.post('/api/quiz/score', { studentId: id, chapter: 1, questions: crossed });
+    expect(wrongAnswer.statusCode).toBe(400);
+
+    const [attempt] = await t.db.select().from(quizAttempts).where(eq(quizAttempts.id, quiz.attemptId));
+    expect(attempt?.submittedAt).toBeNull();
+    const completed = await client.get(`/api/students/${String(id)}/completedChapters`);
+    expect(completed.json()).toEqual([]);
+  });
+
+  it('grades one of two simultaneous submissions of the same attempt and refuses the other', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const quiz = await drawChapterQuiz(client, 1);
+    const payload = {
+      studentId: id,
+      chapter: 1,
+      attemptId: quiz.attemptId,
+      questions: await answersFor(t.db, quiz, 8),
+    };
+    const responses = await Promise.all([
+      client.post('/api/quiz/score', payload),
+      client.post('/api/quiz/score', payload),
+    ]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+  });
+
+  it('keeps chapters in order: a later quiz, a module of a later chapter, and the final are refused', async () => {
+    const { id, client } = await paidStudent();
+    const chapterTwo = await client.get('/api/quiz/questions/2');
+    expect(chapterTwo.statusCode).toBe(409);
+    expect(chapterTwo.json().error.code).toBe('CHAPTER_LOCKED');
+
+    const [moduleOfTwo] = (await client.get('/api/content/modules/2')).json<{ id: number }[]>();
+    const early = await client.post('/api/students/moduleComplete', { studentId: id, moduleId: moduleOfTwo!.id });
+    expect(early.statusCode).toBe(409);
+
+    const final = await client.get(`/api/quiz/finalExamQuestions/${String(id)}`);
+    expect(final.statusCode).toBe(409);
+    expect(final.json().error.message).toBe('You must complete all the chapters before taking the final exam!');
+  });
+
+  it('opens a chapter quiz only when every module of the chapter is marked complete', async () => {
+    const { client } = await paidStudent();
+    const response = await client.get('/api/quiz/questions/1');
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('MODULES_INCOMPLETE');
+  });
+
+  it('refuses chapterComplete without a passing attempt, and repeats it harmlessly after one', async () => {
+    const { id, client } = await paidStudent();
+    const early = await client.post('/api/students/chapterComplete', { studentId: id, chapterId: 1 });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('QUIZ_NOT_PASSED');
+    await passChapter(client, t.db, id, 1);
+    for (let i = 0; i < 2; i++) {
+      const again = await client.post('/api/students/chapterComplete', { studentId: id, chapterId: 1 });
+      expect(again.statusCode).toBe(200);
+    }
+    expect((await client.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([1]);
+  });
+
+  it('tells a student who already completed a chapter that its quiz is done', async () => {
+    const { id, client } = await paidStudent();
+    await passChapter(client, t.db, id, 1);
+    const again = await client.get('/api/quiz/questions/1');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('ALREADY_COMPLETE');
+  });
+
+  it('opens the final after chapters 1-4: 20 questions from all four banks, 13 fails, 14 passes and completes the course', async () => {
+    const { id, client } = await paidStudent();
+    for (const chapter of [1, 2, 3, 4]) await passChapter(client, t.db, id, chapter);
+
+    const drawn = await client.get(`/api/quiz/finalExamQuestions/${String(id)}`);
+    const final = drawn.json<Quiz>();
+    expect(final.questions).toHaveLength(20);
+    expect(final.passMark).toBe(14);
+    const perChapter = [1, 2, 3, 4].map((chapter) => final.questions.filter((q) => q.chapter_id === chapter).length);
+    expect(perChapter).toEqual([5, 5, 5, 5]);
+    const failed = await client.post('/api/quiz/score', {
+      studentId: id,
+      chapter: 6,
+      attemptId: final.attemptId,
+      questions: await answersFor(t.db, final, 13),
+    });
+    expect(failed.json<QuizResult>()).toMatchObject({ status: 'FAIL', score: 13, total: 20, isFinal: true });
+    const [before] = await t.db.select().from(students).where(eq(students.id, id));
+    expect(before?.completedAt).toBeNull();
+
+    const passed = await takeQuiz(client, t.db, id, 6, 14);
+    expect(passed.json<QuizResult>()).toMatchObject({ status: 'PASS', score: 14, isFinal: true });
+    const [after] = await t.db.select().from(students).where(eq(students.id, id));
+    expect(after?.completedAt).toEqual(t.clock.now());
+    expect((await client.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([1, 2, 3, 4, 6]);
+    expect((await client.get('/api/me')).json().user.completed_at).toBe(t.clock.now().toISOString());
+  });
+
+  it('never changes a result already given when a question is edited later', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const result = (await takeQuiz(client, t.db, id, 1, 9)).json<QuizResult>();
+    const firstQuestion = result.questionDisplay[0]!;
+    await t.db.update(questions).set({ question: 'Edited by an admin' }).where(eq(questions.id, firstQuestion.id));
+    const [stored] = await t.db.select().from(quizAttempts).where(eq(quizAttempts.id, result.submissionId));
+    const shown = (stored?.result as { en: { question: string }[] }).en[0];
+    expect(shown?.question).toBe(firstQuestion.question);
+    expect(stored?.score).toBe(9);
+  });
+
+  it('answers in Spanish when the browser asks for Spanish, with the same questions and progress', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const english = await drawChapterQuiz(client, 1);
+    const spanish = (await client.get('/api/quiz/questions/1', { 'accept-language': 'es-MX,es;q=0.9' })).json<Quiz>();
+    expect(spanish.attemptId).toBe(english.attemptId);
+    expect(spanish.questions.map((q) => q.id)).toEqual(english.questions.map((q) => q.id));
+    expect(spanish.questions[0]?.question).not.toBe(english.questions[0]?.question);
+  });
+
+  it('needs a paid student acting on their own records', async () => {
+    const unpaid = await createStudent(t.db);
+    const unpaidClient = apiClient(t.app, await signInStudent(t.app, unpaid));
+    expect((await unpaidClient.get('/api/quiz/questions/1')).statusCode).toBe(402);
+
+    const { id, client } = await paidStudent();
+    const other = await paidStudent();
+    expect((await client.get(`/api/students/${String(other.id)}/completedChapters`)).statusCode).toBe(403);
+    expect((await client.get(`/api/quiz/finalExamQuestions/${String(other.id)}`)).statusCode).toBe(403);
+    const scoreForOther = await client.post('/api/quiz/score', {
+      studentId: other.id,
+      chapter: 1,
+      questions: [{ question: 1, answer: 1 }],
+    });
+    expect(scoreForOther.statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/quiz/questions/1' })).statusCode).toBe(401);
+    expect(id).not.toBe(other.id);
+  });
+});

@@ -1,0 +1,12 @@
+import { forbidden } from './errors.ts';
+import type { Auth } from './session.ts';
+
+/**
+ * A student acts on their own records only (issue 4: 403 for someone else's). The spec's calls
+ * carry the student's id in the path or body; it must be the signed-in student's.
+ */
+export function assertOwnRecord(auth: Extract<Auth, { kind: 'student' }>, studentId: number | undefined): void {
+  if (studentId !== undefined && studentId !== auth.studentId) {
+    throw forbidden('You can only see and change your own course records.');
+  }
+}

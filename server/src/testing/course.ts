@@ -1,0 +1,94 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Quiz } from '@ts/contract';
+import type { Db } from '../db/client.ts';
+import { answers, modules } from '../db/schema.ts';
+
+/** A signed-in client of the API, as the browser would be. */
+export interface ApiClient {
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  post(url: string, payload: unknown): Promise<LightMyRequestResponse>;
+}
+
+export function apiClient(app: FastifyInstance, cookie: string): ApiClient {
+  const send = (options: InjectOptions) => app.inject({ ...options, headers: { cookie, ...(options.headers ?? {}) } });
+  return {
+    get: (url, headers = {}) => send({ method: 'GET', url, headers }),
+    post: (url, payload) => send({ method: 'POST', url, payload: payload as InjectOptions['payload'] }),
+  };
+}
+
+export async function moduleIdsOf(db: Db, chapterId: number): Promise<number[]> {
+  const rows = await db.select({ id: modules.id }).from(modules).where(eq(modules.chapterId, chapterId));
+  return rows.map((row) => row.id);
+}
+
+/** Marks every module of a chapter complete through the API. */
+export async function completeModulesOf(
+  client: ApiClient,
+  db: Db,
+  studentId: number,
+  chapterId: number,
+): Promise<void> {
+  for (const moduleId of await moduleIdsOf(db, chapterId)) {
+    const response = await client.post('/api/students/moduleComplete', { studentId, moduleId });
+    if (response.statusCode !== 200) throw new Error(`moduleComplete ${String(response.statusCode)}: ${response.body}`);
+  }
+}
+
+/**
+ * Answers a drawn quiz with exactly `correctCount` right answers (the rest wrong), reading the
+ * answer key from the database as only a test may.
+ */
+export async function answersFor(
+  db: Db,
+  quiz: Quiz,
+  correctCount: number,
+): Promise<{ question: number; answer: number }[]> {
+  const questionIds = quiz.questions.map((question) => question.id);
+  const key = await db.select().from(answers).where(inArray(answers.questionId, questionIds));
+  return quiz.questions.map((question, index) => {
+    const choices = key.filter((answer) => answer.questionId === question.id);
+    const pickCorrect = index < correctCount;
+    const chosen = choices.find((answer) => answer.isCorrect === pickCorrect);
+    if (!chosen) throw new Error(`question ${String(question.id)} has no ${pickCorrect ? 'correct' : 'wrong'} answer`);
+    return { question: question.id, answer: chosen.id };
+  });
+}
+
+export async function correctAnswerOf(db: Db, questionId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: answers.id })
+    .from(answers)
+    .where(and(eq(answers.questionId, questionId), eq(answers.isCorrect, true)));
+  if (!row) throw new Error('no correct answer');
+  return row.id;
+}
+
+/** Takes a chapter's quiz (or the final, 6) through the API with `correctCount` right answers. */
+export async function takeQuiz(
+  client: ApiClient,
+  db: Db,
+  studentId: number,
+  chapterId: number,
+  correctCount: number,
+): Promise<LightMyRequestResponse> {
+  const url =
+    chapterId === 6 ? `/api/quiz/finalExamQuestions/${String(studentId)}` : `/api/quiz/questions/${String(chapterId)}`;
+  const drawn = await client.get(url);
+  if (drawn.statusCode !== 200) throw new Error(`drawing ${url}: ${String(drawn.statusCode)} ${drawn.body}`);
+  const quiz = drawn.json<Quiz>();
+  return client.post('/api/quiz/score', {
+    studentId,
+    chapter: chapterId,
+    attemptId: quiz.attemptId,
+    questions: await answersFor(db, quiz, correctCount),
+  });
+}
+
+/** Completes a chapter the only way there is: its modules, then a passing quiz. */
+export async function passChapter(client: ApiClient, db: Db, studentId: number, chapterId: number): Promise<void> {
+  if (chapterId !== 6) await completeModulesOf(client, db, studentId, chapterId);
+  const result = await takeQuiz(client, db, studentId, chapterId, chapterId === 6 ? 20 : 10);
+  if (result.statusCode !== 200) throw new Error(`passing chapter ${String(chapterId)}: ${result.body}`);
+}
