@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
-import { Navigate, Outlet, useNavigate } from 'react-router';
+import { useEffect, useMemo } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { getCurrentUser, type SessionUser } from '@ts/contract';
 import { ApiError, callApi } from '../lib/api.ts';
 import { useStoredUser } from '../lib/session.ts';
-import { clearStoredUser, isStaffType, storeUser } from '../lib/stored-user.ts';
+import { clearStoredUser, isStaffType, readStoredUser, storeUser } from '../lib/stored-user.ts';
 import { paths } from './paths.ts';
 
 type Area = 'student' | 'admin';
@@ -18,7 +18,10 @@ const belongsTo = (user: SessionUser | null, area: Area) =>
  * the stored copy stays fresh; the server enforces every rule on its own.
  */
 export function AreaGuard({ area }: { area: Area }) {
-  const stored = useStoredUser();
+  // Read at each navigation: a stored user removed after a failed call (spec 8) takes effect on
+  // the next page, not in the middle of the current one ("not redirected immediately").
+  const location = useLocation();
+  const stored = useMemo(() => readStoredUser(), [location.pathname]);
   const navigate = useNavigate();
   const loginPath = area === 'admin' ? paths.adminLogin : paths.studentLogin;
   const allowed = belongsTo(stored, area);

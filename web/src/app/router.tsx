@@ -2,7 +2,12 @@ import { createBrowserRouter } from 'react-router';
 import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
 import { AdminComingSoonPage, AdminIndexPage } from '../features/admin/admin-pages.tsx';
+import { ChapterPage } from '../features/course/chapter-page.tsx';
 import { ComingSoonPage } from '../features/course/coming-soon-page.tsx';
+import { ModulePage } from '../features/course/module-page.tsx';
+import { QuizPage } from '../features/course/quiz-page.tsx';
+import { ScorePage } from '../features/course/score-page.tsx';
+import { VideoTestPage } from '../features/course/video-test-page.tsx';
 import { HomePage } from '../features/home/home-page.tsx';
 import { PayPage } from '../features/payments/pay-page.tsx';
 import { ThankYouPage } from '../features/payments/thank-you-page.tsx';
@@ -38,15 +43,15 @@ export const router = createBrowserRouter([
         element: <StudentLayout />,
         children: [
           { path: '/', element: <HomePage /> },
-          { path: '/content/:chapterId', element: <ComingSoonPage page="chapter" /> },
-          { path: '/content/:chapterId/:moduleId', element: <ComingSoonPage page="module" /> },
-          { path: '/quiz/:chapterId', element: <ComingSoonPage page="quiz" /> },
+          { path: '/content/:chapterId', element: <ChapterPage /> },
+          { path: '/content/:chapterId/:moduleId', element: <ModulePage /> },
+          { path: '/quiz/:chapterId', element: <QuizPage /> },
           // Spec 2 gives both paths for the final exam.
-          { path: '/final', element: <ComingSoonPage page="final" /> },
-          { path: '/final-exam', element: <ComingSoonPage page="final" /> },
+          { path: '/final', element: <QuizPage final /> },
+          { path: '/final-exam', element: <QuizPage final /> },
           { path: '/certificate', element: <ComingSoonPage page="certificate" /> },
-          { path: '/score', element: <ComingSoonPage page="score" /> },
-          { path: '/video-test', element: <ComingSoonPage page="videoTest" /> },
+          { path: '/score', element: <ScorePage /> },
+          { path: '/video-test', element: <VideoTestPage /> },
         ],
       },
     ],

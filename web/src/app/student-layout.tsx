@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { AwardIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
+import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
+import { useCompletedChapters } from '../features/course/course-queries.ts';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 import { useSchoolName } from '../lib/queries.ts';
@@ -11,16 +12,21 @@ export function StudentLayout() {
   const user = useStoredUser();
   const signOut = useSignOut();
   const schoolName = useSchoolName();
+  const completed = new Set(useCompletedChapters().data ?? []);
   const items: NavItem[] = [
     { to: '/', label: t('nav.home'), end: true, icon: <HomeIcon /> },
     ...[1, 2, 3, 4].map((chapter) => ({
       to: `/content/${String(chapter)}`,
       label: t('nav.chapter', { number: chapter }),
-      // The icon turns into a check once the chapter is complete (course issue).
-      icon: <CircleIcon />,
+      // Spec 2: a chapter's icon changes when the chapter is complete.
+      icon: completed.has(chapter) ? <CheckCircleIcon /> : <CircleIcon />,
+      ...(completed.has(chapter) ? { note: t('nav.complete') } : {}),
     })),
     { to: '/final', label: t('nav.finalExam'), icon: <FlagIcon /> },
-    ...(user?.completed_at ? [{ to: '/certificate', label: t('nav.certificates'), icon: <AwardIcon /> }] : []),
+    // Spec 2: Certificates once a certificate exists or the final exam is complete.
+    ...(user?.completed_at || completed.has(6)
+      ? [{ to: '/certificate', label: t('nav.certificates'), icon: <AwardIcon /> }]
+      : []),
   ];
   return (
     <SidebarLayout

@@ -7,6 +7,8 @@ export interface NavItem {
   to: string;
   label: string;
   icon?: ReactNode;
+  /** Said to screen readers after the label, e.g. "complete". */
+  note?: string;
   end?: boolean;
 }
 
@@ -47,6 +49,7 @@ export function SidebarLayout({
             >
               {item.icon}
               <span>{item.label}</span>
+              {item.note && <span className="sr-only">({item.note})</span>}
             </NavLink>
           </li>
         ))}

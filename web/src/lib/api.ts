@@ -1,4 +1,5 @@
 import type { Endpoint, EndpointInput, EndpointOutput } from '@ts/contract';
+import i18n from './i18n.ts';
 
 /** An error answer of the API: `{ error: { code, message, ... } }` with its status. */
 export class ApiError extends Error {
@@ -34,10 +35,12 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
   const response = await fetch(buildUrl(endpoint.path, params, query), {
     method: endpoint.method,
     credentials: 'same-origin',
-    headers:
-      body === undefined
-        ? { accept: 'application/json' }
-        : { 'content-type': 'application/json', accept: 'application/json' },
+    headers: {
+      accept: 'application/json',
+      // Course texts come back in the language the student chose.
+      'accept-language': i18n.language,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (response.status === 204) return null as EndpointOutput<E>;

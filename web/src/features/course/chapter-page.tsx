@@ -1,0 +1,62 @@
+import { Navigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../components/alert.tsx';
+import { ProgressBar } from '../../components/progress-bar.tsx';
+import { Stepper } from '../../components/stepper.tsx';
+import { buildChapterSteps } from './chapter-steps.ts';
+import { useChapters, useCompletedChapters, useModules, useQuizStatus } from './course-queries.ts';
+
+/** Spec 2 /content/{chapterId}: the chapter's stepper and 'Choose a module to begin!'. */
+export function ChapterPage() {
+  const { chapterId: raw = '' } = useParams();
+  const chapterId = Number(raw);
+  // Spec 4: after chapter 4's quiz one reading goes to /content/5; it leads to the final.
+  if (chapterId === 5 || chapterId === 6) return <Navigate to="/final" replace />;
+  if (!Number.isInteger(chapterId) || chapterId < 1 || chapterId > 4) return <Navigate to="/" replace />;
+  return <Chapter chapterId={chapterId} />;
+}
+
+function Chapter({ chapterId }: { chapterId: number }) {
+  const { t } = useTranslation();
+  const chapters = useChapters();
+  const modules = useModules(chapterId);
+  const quizStatus = useQuizStatus(chapterId);
+  const completed = useCompletedChapters();
+  const chapter = chapters.data?.find((c) => c.id === chapterId);
+  const quizLabel = t('course.quizStep', { number: chapterId });
+  // Four chapters and the final exam: each is a fifth of the course.
+  const progress = ((completed.data?.length ?? 0) / 5) * 100;
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm font-semibold uppercase tracking-wide text-blue-800">
+          {t('nav.chapter', { number: chapterId })}
+        </p>
+        <h1 className="text-2xl font-bold text-slate-900">
+          {chapter?.title ?? t('nav.chapter', { number: chapterId })}
+        </h1>
+        {chapter && <p className="mt-2 text-slate-700">{chapter.description}</p>}
+      </div>
+      <ProgressBar label={t('course.progress')} value={progress} />
+      {modules.isError && <Alert>{t('course.loadError')}</Alert>}
+      {modules.isLoading && (
+        <div className="h-40 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
+      )}
+      {modules.data && (
+        <>
+          <p className="text-lg font-semibold text-slate-900">{t('course.chooseModule')}</p>
+          <Stepper
+            label={t('course.stepsLabel', { number: chapterId })}
+            steps={buildChapterSteps(chapterId, modules.data, quizStatus.data, quizLabel)}
+            stateLabels={{
+              complete: t('course.step.complete'),
+              current: t('course.step.current'),
+              upcoming: t('course.step.upcoming'),
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}

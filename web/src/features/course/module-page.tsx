@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { completeModule } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { callApi } from '../../lib/api.ts';
+import { nextStepHref } from './chapter-steps.ts';
+import { useModule, useModules, useRefreshProgress, useStudentId, useTopics, useVideo } from './course-queries.ts';
+import { InteractiveVideo } from './interactive-video.tsx';
+import { sanitizeHtml } from './safe-html.ts';
+
+/** Spec 2 /content/{chapterId}/{moduleId}: title, topic sections, the optional video, Mark Complete. */
+export function ModulePage() {
+  const { chapterId: rawChapter = '', moduleId: rawModule = '' } = useParams();
+  // A new module is a fresh page: nothing marked on the previous one carries over.
+  return <ModuleView key={rawModule} chapterId={Number(rawChapter)} moduleId={Number(rawModule)} />;
+}
+
+function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const studentId = useStudentId();
+  const module = useModule(moduleId);
+  const modules = useModules(chapterId);
+  const topics = useTopics(moduleId);
+  const video = useVideo(moduleId);
+  const refresh = useRefreshProgress();
+  const [markedHere, setMarkedHere] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const complete = markedHere || module.data?.complete === true;
+  const position = modules.data ? modules.data.findIndex((m) => m.id === moduleId) + 1 : 0;
+
+  async function markComplete() {
+    // Spec 4: marked at once on screen, then saved.
+    setMarkedHere(true);
+    setSaveError(null);
+    try {
+      await callApi(completeModule, { body: { studentId, moduleId } });
+      await refresh();
+    } catch {
+      setMarkedHere(false);
+      setSaveError(t('course.saveError'));
+    }
+  }
+
+  if (module.isError) return <Alert>{t('course.loadError')}</Alert>;
+  return (
+    <article className="space-y-6">
+      <div>
+        <Link to={`/content/${String(chapterId)}`} className="text-sm font-semibold text-blue-800 underline">
+          {t('course.backToChapter', { number: chapterId })}
+        </Link>
+        {position > 0 && modules.data && (
+          <p className="mt-3 text-sm font-semibold uppercase tracking-wide text-blue-800">
+            {t('course.moduleOf', { current: position, total: modules.data.length })}
+          </p>
+        )}
+        <h1 className="text-2xl font-bold text-slate-900">{module.data?.title ?? t('common.loading')}</h1>
+      </div>
+      {topics.isLoading && (
+        <div className="h-64 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
+      )}
+      {topics.data?.map((topic) => (
+        <section
+          key={topic.id}
+          aria-labelledby={`topic-${String(topic.id)}`}
+          className="rounded-lg bg-white p-4 shadow sm:p-6"
+        >
+          <h2 id={`topic-${String(topic.id)}`} className="text-xl font-semibold text-slate-900">
+            {topic.title}
+          </h2>
+          <div className="topic-content mt-3" dangerouslySetInnerHTML={{ __html: sanitizeHtml(topic.html_content) }} />
+        </section>
+      ))}
+      {video.data && <InteractiveVideo video={video.data} />}
+      {saveError && <Alert>{saveError}</Alert>}
+      <div className="flex justify-end">
+        {complete ? (
+          <Button
+            onClick={() =>
+              void navigate(
+                modules.data ? nextStepHref(chapterId, modules.data, moduleId) : `/content/${String(chapterId)}`,
+              )
+            }
+          >
+            {t('course.continue')}
+          </Button>
+        ) : (
+          <Button onClick={() => void markComplete()} disabled={!module.data}>
+            {t('course.markComplete')}
+          </Button>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,222 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  completeChapter,
+  FINAL_EXAM_CHAPTER,
+  getFinalExamQuestions,
+  getQuizQuestions,
+  type Quiz,
+  scoreQuiz,
+} from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+import { clearStoredUser } from '../../lib/stored-user.ts';
+import { useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
+
+/** Spec 2 /quiz/{chapterId}, and /final (or /final-exam) for the final exam. */
+export function QuizPage({ final = false }: { final?: boolean }) {
+  const { chapterId: raw = '' } = useParams();
+  const chapterId = final ? FINAL_EXAM_CHAPTER : Number(raw);
+  if (!final && (!Number.isInteger(chapterId) || chapterId < 1 || chapterId > 4)) {
+    return <QuizMessage text="course.notFound" />;
+  }
+  return <QuizGate chapterId={chapterId} />;
+}
+
+function QuizMessage({
+  text,
+  values,
+  children,
+}: {
+  text: string;
+  values?: Record<string, unknown>;
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-4">
+      <Alert tone="info">{t(text, values)}</Alert>
+      {children}
+    </div>
+  );
+}
+
+/** What the quiz page shows before any question: the spec's messages for each situation. */
+function QuizGate({ chapterId }: { chapterId: number }) {
+  const { t } = useTranslation();
+  const isFinal = chapterId === FINAL_EXAM_CHAPTER;
+  const status = useQuizStatus(chapterId);
+  const heading = isFinal ? t('quiz.finalTitle') : t('course.quizStep', { number: chapterId });
+
+  let body: React.ReactNode;
+  if (status.isLoading) body = <QuizSkeleton />;
+  else if (status.data?.complete && isFinal) {
+    // Spec 2: the download link arrives with certificates; until one exists this is the message.
+    body = (
+      <div className="space-y-2">
+        <Alert tone="success">{t('quiz.finalComplete')}</Alert>
+        <p>{t('quiz.certificateSoon')}</p>
+      </div>
+    );
+  } else if (status.data?.complete) {
+    body = <QuizMessage text="quiz.alreadyComplete" values={{ number: chapterId }} />;
+  } else body = <QuizForm chapterId={chapterId} />;
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold text-slate-900">{heading}</h1>
+      {body}
+    </div>
+  );
+}
+
+function QuizSkeleton() {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-4" aria-busy="true" aria-label={t('common.loading')}>
+      {[0, 1, 2].map((row) => (
+        <div key={row} className="h-32 animate-pulse rounded-lg bg-slate-200" />
+      ))}
+    </div>
+  );
+}
+
+function QuizForm({ chapterId }: { chapterId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const studentId = useStudentId();
+  const refresh = useRefreshProgress();
+  const queryClient = useQueryClient();
+  const isFinal = chapterId === FINAL_EXAM_CHAPTER;
+  const quiz = useQuery({
+    queryKey: ['quiz', chapterId],
+    queryFn: (): Promise<Quiz> =>
+      isFinal
+        ? callApi(getFinalExamQuestions, { params: { studentId } })
+        : callApi(getQuizQuestions, { params: { chapterId } }),
+    retry: false,
+    // One attempt per visit: a retake must ask the server for a fresh draw, never reuse this one.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const [chosen, setChosen] = useState<Record<number, number>>({});
+  const [showMissing, setShowMissing] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  useEffect(() => setChosen({}), [quiz.data?.attemptId]);
+
+  if (quiz.isLoading) return <QuizSkeleton />;
+  if (quiz.error instanceof ApiError && quiz.error.code === 'CHAPTERS_INCOMPLETE') {
+    return <QuizMessage text="quiz.finalLocked" />;
+  }
+  if (
+    quiz.error instanceof ApiError &&
+    (quiz.error.code === 'MODULES_INCOMPLETE' || quiz.error.code === 'CHAPTER_LOCKED')
+  ) {
+    return (
+      <QuizMessage text={quiz.error.code === 'MODULES_INCOMPLETE' ? 'quiz.modulesIncomplete' : 'quiz.chapterLocked'}>
+        <Link to={`/content/${String(chapterId)}`} className="font-semibold text-blue-800 underline">
+          {t('course.backToChapter', { number: chapterId })}
+        </Link>
+      </QuizMessage>
+    );
+  }
+  if (!quiz.data) return <Alert>{t('quiz.loadError')}</Alert>;
+  const questions = quiz.data.questions;
+  const missing = questions.filter((question) => chosen[question.id] === undefined);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!quiz.data) return;
+    // Spec 5: every displayed question must be answered; the unanswered ones are highlighted.
+    if (missing.length > 0) {
+      setShowMissing(true);
+      document.getElementById(`question-${String(missing[0]!.id)}`)?.focus();
+      return;
+    }
+    setSubmitting(true);
+    setSubmitError(null);
+    try {
+      const result = await callApi(scoreQuiz, {
+        body: {
+          studentId,
+          chapter: chapterId,
+          attemptId: quiz.data.attemptId,
+          questions: questions.map((question) => ({ question: question.id, answer: chosen[question.id]! })),
+        },
+      });
+      // Spec 4: a pass posts chapter completion (the server recorded it already; this repeats harmlessly).
+      if (result.status === 'PASS' && !isFinal) {
+        await callApi(completeChapter, { body: { studentId, chapterId } }).catch(() => undefined);
+      }
+      queryClient.removeQueries({ queryKey: ['quiz', chapterId] });
+      await refresh();
+      await navigate('/score', { state: { result } });
+    } catch {
+      // Spec 8: a failed quiz submission removes the stored user; no redirect at once.
+      clearStoredUser();
+      setSubmitError(t('quiz.submitError'));
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="space-y-6">
+      <p className="rounded-md bg-blue-50 p-4 text-slate-800">{t('quiz.instructions')}</p>
+      <ol className="space-y-4">
+        {questions.map((question, index) => {
+          const unanswered = showMissing && chosen[question.id] === undefined;
+          return (
+            <li key={question.id}>
+              <fieldset
+                id={`question-${String(question.id)}`}
+                tabIndex={-1}
+                aria-invalid={unanswered || undefined}
+                aria-describedby={unanswered ? `question-${String(question.id)}-missing` : undefined}
+                className={`rounded-lg border-2 bg-white p-4 shadow-sm ${unanswered ? 'border-red-700' : 'border-transparent'}`}
+              >
+                <legend className="float-left mb-3 w-full font-semibold text-slate-900">
+                  {index + 1}. {question.question}
+                </legend>
+                {unanswered && (
+                  <p
+                    id={`question-${String(question.id)}-missing`}
+                    className="clear-both mb-2 text-sm font-semibold text-red-800"
+                  >
+                    {t('quiz.notAnswered')}
+                  </p>
+                )}
+                <div className="clear-both space-y-2">
+                  {question.answers.map((answer) => (
+                    <label
+                      key={answer.id}
+                      className="flex cursor-pointer items-start gap-3 rounded-md p-2 hover:bg-slate-50"
+                    >
+                      <input
+                        type="radio"
+                        name={`question-${String(question.id)}`}
+                        value={answer.id}
+                        checked={chosen[question.id] === answer.id}
+                        onChange={() => setChosen((current) => ({ ...current, [question.id]: answer.id }))}
+                        className="mt-1 h-4 w-4 shrink-0"
+                      />
+                      <span>{answer.content}</span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            </li>
+          );
+        })}
+      </ol>
+      {showMissing && missing.length > 0 && <Alert>{t('quiz.answerAll')}</Alert>}
+      {submitError && <Alert>{submitError}</Alert>}
+      <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
+        {submitting ? t('common.loading') : t('quiz.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+import { Link, Navigate, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { QuizResultSchema } from '@ts/contract';
+import { buttonClass } from '../../components/button.tsx';
+import { usePublicConfig } from '../../lib/queries.ts';
+import { nextChapterHref } from './chapter-steps.ts';
+
+/** Spec 2 /score: the result the server gave, passed in navigation state; without it, home. */
+export function ScorePage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const config = usePublicConfig();
+  const parsed = QuizResultSchema.safeParse((location.state as { result?: unknown } | null)?.result);
+  if (!parsed.success) return <Navigate to="/" replace />;
+  const result = parsed.data;
+  const passed = result.status === 'PASS';
+
+  return (
+    <div className="space-y-6">
+      <div className={`rounded-lg p-6 ${passed ? 'bg-green-50 text-green-900' : 'bg-red-50 text-red-900'}`}>
+        <h1 className="text-2xl font-bold">{passed ? t('score.passed') : t('score.failed')}</h1>
+        <p className="mt-1 text-lg">{t('score.score', { score: result.score, total: result.total })}</p>
+        {result.isFinal && passed && (
+          <p className="mt-3">{t('score.finalPassed', { email: config.data?.supportEmail ?? '' })}</p>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-3">
+        {!passed && (
+          <Link to={result.isFinal ? '/final' : `/quiz/${String(result.chapter)}`} className={buttonClass()}>
+            {t('score.retry')}
+          </Link>
+        )}
+        {passed && !result.isFinal && (
+          <Link to={nextChapterHref(result.chapter)} className={buttonClass()}>
+            {t('score.continue')}
+          </Link>
+        )}
+        {result.isFinal && (
+          <Link to="/" className={buttonClass(passed ? 'primary' : 'secondary')}>
+            {t('score.home')}
+          </Link>
+        )}
+      </div>
+      <ol className="space-y-4">
+        {result.questionDisplay.map((question, index) => (
+          <li key={question.id} className="rounded-lg bg-white p-4 shadow-sm">
+            <p className="font-semibold text-slate-900">
+              {index + 1}. {question.question}
+            </p>
+            <ul className="mt-3 space-y-2">
+              {question.answers.map((answer) => {
+                const wrongPick = answer.selected && !answer.correct;
+                const style = answer.correct
+                  ? 'border-green-700 bg-green-50 text-green-900'
+                  : wrongPick
+                    ? 'border-red-700 bg-red-50 text-red-900'
+                    : 'border-slate-200 text-slate-800';
+                return (
+                  <li key={answer.id} className={`rounded-md border-2 px-3 py-2 ${style}`}>
+                    <span>{answer.content}</span>
+                    {/* WCAG 1.4.1: the mark is said in words, not by colour alone. */}
+                    {(answer.correct || answer.selected) && (
+                      <span className="ml-2 inline-flex flex-wrap gap-2 text-sm font-bold">
+                        {answer.correct && <span>✓ {t('score.correctAnswer')}</span>}
+                        {answer.selected && (
+                          <span>
+                            {answer.correct ? '' : '✗ '}
+                            {t('score.yourAnswer')}
+                          </span>
+                        )}
+                      </span>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+            {question.explanation && <p className="mt-3 text-sm text-slate-700">{question.explanation}</p>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
