@@ -87,4 +87,20 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
-export const test = base;
+/**
+ * Every page is watched: a script error or a Content-Security-Policy violation fails the test.
+ * (Failed API answers are part of the journeys and are asserted where they matter.)
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        problems.push(`console error: ${message.text()}`);
+      }
+    });
+    await use(page);
+    expect(problems).toEqual([]);
+  },
+});

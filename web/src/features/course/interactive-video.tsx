@@ -20,6 +20,7 @@ export function InteractiveVideo({ video }: { video: Video }) {
   const [clip, setClip] = useState<Clip>('start');
   const [chosen, setChosen] = useState<'correct' | 'incorrect' | null>(null);
   const base = `${config.data?.videoBaseUrl ?? '/videos'}/${video.path}`;
+  const captionLanguage = i18n.language === 'es' ? 'es' : 'en';
   // Answers are shown in a stable order that does not give the right one away.
   const options = [
     { key: 'correct' as const, text: video.correctAnswer },
@@ -53,9 +54,9 @@ export function InteractiveVideo({ video }: { video: Video }) {
           <source src={`${base}/${clip}.mp4`} type="video/mp4" />
           <track
             kind="captions"
-            src={`${base}/${clip}.${i18n.language === 'es' ? 'es' : 'en'}.vtt`}
-            srcLang={i18n.language}
-            label={t('language.' + (i18n.language === 'es' ? 'es' : 'en'))}
+            src={`${base}/${clip}.${captionLanguage}.vtt`}
+            srcLang={captionLanguage}
+            label={captionLanguage === 'es' ? t('language.es') : t('language.en')}
             default
           />
         </video>

@@ -1,6 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadStripe, type StripeElementLocale } from '@stripe/stripe-js';
+// The pure entry loads Stripe.js only when loadStripe is called, never on import.
+import { loadStripe } from '@stripe/stripe-js/pure';
+import type { StripeElementLocale } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { Alert } from '../../components/alert.tsx';
 import { PayButton } from './pay-button.tsx';
