@@ -13,6 +13,7 @@ import { openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
 import { systemClock } from '../server/src/platform/clock.ts';
+import { createPaymentProvider } from '../server/src/platform/payments/index.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 100;
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   await migrateDatabase(database);
   await loadContent(database.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production' });
-  const app = await buildApp({ config, db: database.db, clock: systemClock });
+  const payments = createPaymentProvider(config, database.db, systemClock);
+  const app = await buildApp({ config, db: database.db, clock: systemClock, payments });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
   const scenarios: { name: string; path: string; headers?: Record<string, string> }[] = [
     { name: 'GET /api/health (one database round trip)', path: '/api/health' },
     { name: 'GET /api/public/courts (public list)', path: '/api/public/courts' },
+    { name: 'GET /api/health with a session cookie (+ session lookup)', path: '/api/health', headers: { cookie } },
     { name: 'GET /api/me (session lookup + user)', path: '/api/me', headers: { cookie } },
   ];
   console.log(`database: ${database.kind}, ${String(CONNECTIONS)} connections, ${String(DURATION_SECONDS)} s each\n`);
