@@ -13,6 +13,7 @@ import { openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
 import { systemClock } from '../server/src/platform/clock.ts';
+import { createMailer } from '../server/src/platform/mail/mailer.ts';
 import { createPaymentProvider } from '../server/src/platform/payments/index.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
   await loadContent(database.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production' });
   const payments = createPaymentProvider(config, database.db, systemClock);
-  const app = await buildApp({ config, db: database.db, clock: systemClock, payments });
+  const mailer = createMailer({ smtpUrl: undefined, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') });
+  const app = await buildApp({ config, db: database.db, clock: systemClock, payments, mailer });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

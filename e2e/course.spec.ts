@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { answerKey } from './course-content.ts';
+import type { Page } from '@playwright/test';
+import { answerKey, passChapterByApi } from './course-content.ts';
 import { expect, expectNoSeriousA11yViolations, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
 
 const KEY = answerKey();
@@ -19,28 +19,6 @@ async function answerQuiz(page: Page, wrong: number): Promise<void> {
     const index = labels.findIndex((label) => (label.trim() === correct) !== pickWrong);
     await radios.nth(index).check();
   }
-}
-
-/** Completes a chapter through the API with the page's own session, as the pages would. */
-async function passChapterByApi(request: APIRequestContext, studentId: number, chapter: number): Promise<void> {
-  const modules = (await (await request.get(`/api/content/modules/${String(chapter)}`)).json()) as { id: number }[];
-  for (const module of modules) {
-    expect(
-      (await request.post('/api/students/moduleComplete', { data: { studentId, moduleId: module.id } })).ok(),
-    ).toBe(true);
-  }
-  const quiz = (await (await request.get(`/api/quiz/questions/${String(chapter)}`)).json()) as {
-    attemptId: number;
-    questions: { id: number; question: string; answers: { id: number; content: string }[] }[];
-  };
-  const questions = quiz.questions.map((q) => ({
-    question: q.id,
-    answer: q.answers.find((a) => a.content === KEY.get(q.question))!.id,
-  }));
-  const scored = await request.post('/api/quiz/score', {
-    data: { studentId, chapter, attemptId: quiz.attemptId, questions },
-  });
-  expect((await scored.json()).status).toBe('PASS');
 }
 
 test('a new student goes from Begin Course to a passed final exam', async ({ page, request }) => {

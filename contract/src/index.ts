@@ -9,3 +9,4 @@ export * from './payments.ts';
 export * from './content.ts';
 export * from './progress.ts';
 export * from './quiz.ts';
+export * from './certificates.ts';

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
@@ -9,6 +10,7 @@ import { type Auth, findAuth } from './plugins/session.ts';
 import { registerVideos } from './plugins/videos.ts';
 import { registerWeb } from './plugins/web.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
 import { registerProgressRoutes } from './features/progress/progress.routes.ts';
@@ -46,6 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
+  // Limits apply only to the routes that ask for one (the public certificate check).
+  await app.register(fastifyRateLimit, { global: false });
   await registerSecurityHeaders(app, { stripe: deps.payments.name === 'stripe' });
 
   app.decorateRequest('getAuth', function (this: FastifyRequest) {
@@ -76,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContentRoutes(app, deps);
   registerProgressRoutes(app, deps);
   registerQuizRoutes(app, deps);
+  registerCertificateRoutes(app, deps);
   await registerPaymentRoutes(app, deps);
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 

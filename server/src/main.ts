@@ -7,7 +7,9 @@ import { migrateDatabase } from './db/migrate.ts';
 import { loadContent } from './db/seed.ts';
 import { ensureFirstSuperAdmin } from './features/auth/first-admin.ts';
 import { systemClock } from './platform/clock.ts';
+import { createMailer } from './platform/mail/mailer.ts';
 import { createPaymentProvider } from './platform/payments/index.ts';
+import { startDeliveryWorker } from './features/certificates/deliveries.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
 
 /** Process entry: loadConfig -> openDb -> migrate -> load content -> buildApp -> listen. */
@@ -33,13 +35,21 @@ async function main(): Promise<void> {
     );
   }
   const payments = createPaymentProvider(config, database.db, systemClock);
-  const app = await buildApp({ config, db: database.db, clock: systemClock, payments, webDist: WEB_DIST });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+  });
+  const app = await buildApp({ config, db: database.db, clock: systemClock, payments, mailer, webDist: WEB_DIST });
+  const deliveries = startDeliveryWorker(database.db, systemClock, config, mailer, app.log);
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await deliveries.stop();
     await app.close();
+    await mailer.close();
     await database.close();
     releaseLock();
     process.exit(0);

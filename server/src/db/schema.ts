@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  customType,
   jsonb,
   primaryKey,
   check,
@@ -14,6 +15,12 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** Binary columns (the certificate PDFs), as Buffers in TypeScript. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const moment = (name: string) => timestamp(name, { withTimezone: true });
@@ -383,3 +390,75 @@ export const chapterCompletions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.studentId, t.chapterId] })],
 );
+
+/** Gap-free certificate numbers per year: the counter row is updated inside the issuing transaction. */
+export const certificateCounters = pgTable('certificate_counters', {
+  year: integer('year').primaryKey(),
+  lastValue: integer('last_value').notNull(),
+});
+
+/**
+ * An issued certificate of completion: a human-readable number, an immutable snapshot of what it
+ * certifies, and the PDF itself with its SHA-256. One per completion (source 'completion'); a
+ * super_admin may issue more with a chosen date (source 'admin'), and the old ones stay.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: serial('id').primaryKey(),
+    number: text('number').notNull(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    source: text('source', { enum: ['completion', 'admin'] }).notNull(),
+    issuedByStaffId: integer('issued_by_staff_id').references(() => staff.id),
+    completionDate: date('completion_date', { mode: 'string' }).notNull(),
+    snapshot: jsonb('snapshot').notNull(),
+    pdf: bytea('pdf').notNull(),
+    pdfSha256: text('pdf_sha256').notNull(),
+    issuedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('certificates_number_key').on(t.number),
+    uniqueIndex('certificates_one_per_completion_key')
+      .on(t.studentId)
+      .where(sql`${t.source} = 'completion'`),
+    index('certificates_student_idx').on(t.studentId),
+  ],
+);
+
+/**
+ * One row per recipient of a certificate email, which is also the durable queue: a worker claims
+ * due rows, sends, and records the outcome; failures retry with backoff for over a day and then
+ * wait as 'failed' for an admin to resend (decision 010).
+ */
+export const certificateDeliveries = pgTable(
+  'certificate_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    certificateId: integer('certificate_id')
+      .notNull()
+      .references(() => certificates.id),
+    recipient: text('recipient', { enum: ['student', 'court'] }).notNull(),
+    email: text('email').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: moment('next_attempt_at').notNull(),
+    lockedUntil: moment('locked_until'),
+    lastError: text('last_error'),
+    sentAt: moment('sent_at'),
+    /** When this round of sending began: at issue, or when an admin resent it. */
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('certificate_deliveries_recipient_key').on(t.certificateId, t.recipient),
+    index('certificate_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** Secrets the server makes for itself on first start (for example the key that signs download links). */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -10,12 +10,18 @@ import type { Auth } from './session.ts';
  * cannot be left open by accident.
  */
 export type Access =
-  { kind: 'public' } | { kind: 'student' } | { kind: 'paidStudent' } | { kind: 'staff'; roles: readonly StaffRole[] };
+  | { kind: 'public' }
+  | { kind: 'student' }
+  | { kind: 'paidStudent' }
+  | { kind: 'signedIn' }
+  | { kind: 'staff'; roles: readonly StaffRole[] };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const STUDENT = { kind: 'student' } as const satisfies Access;
 /** A signed-in student who has paid: every course call (402 otherwise, issue 3). */
 export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
+/** Any session, student or staff; the handler's policy decides the rest (a route both use). */
+export const SIGNED_IN = { kind: 'signedIn' } as const satisfies Access;
 export const ANY_STAFF = { kind: 'staff', roles: ['super_admin', 'admin', 'clerk'] } as const satisfies Access;
 export const staffRoles = (...roles: StaffRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
 
@@ -28,7 +34,9 @@ type AuthFor<A extends Access> = A extends { kind: 'student' } | { kind: 'paidSt
   ? Extract<Auth, { kind: 'student' }>
   : A extends { kind: 'staff' }
     ? Extract<Auth, { kind: 'staff' }>
-    : Auth | null;
+    : A extends { kind: 'signedIn' }
+      ? Auth
+      : Auth | null;
 
 export interface HandlerContext<E extends Endpoint, A extends Access> {
   params: Out<E['params']>;
@@ -62,6 +70,7 @@ export function serve<E extends Endpoint, A extends Access>(
   endpoint: E,
   access: A,
   handler: (ctx: HandlerContext<E, A>) => Promise<z.input<E['response']> | undefined>,
+  options: { rateLimit?: { max: number; timeWindow: string } } = {},
 ): void {
   const status = endpoint.status ?? 200;
   declareAccess(app, endpoint.method, endpoint.path, access);
@@ -69,6 +78,7 @@ export function serve<E extends Endpoint, A extends Access>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
+    ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
     schema: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
@@ -79,7 +89,9 @@ export function serve<E extends Endpoint, A extends Access>(
       const auth = await request.getAuth();
       if (access.kind !== 'public') {
         if (!auth) throw unauthenticated();
-        if ((access.kind === 'student' || access.kind === 'paidStudent') && auth.kind !== 'student') throw forbidden();
+        if ((access.kind === 'student' || access.kind === 'paidStudent') && auth.kind !== 'student') {
+          throw forbidden();
+        }
         if (access.kind === 'paidStudent' && auth.kind === 'student' && !auth.paid) throw paymentRequired();
         if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(auth.role))) {
           throw forbidden();

@@ -10,3 +10,13 @@ export function assertOwnRecord(auth: Extract<Auth, { kind: 'student' }>, studen
     throw forbidden('You can only see and change your own course records.');
   }
 }
+
+/**
+ * Who may see a student's records: the student, or staff whose scope covers the student's court
+ * (an admin limited to one court sees only that court's students). Everyone else is told the
+ * record does not exist, so ids cannot be probed.
+ */
+export function canSeeStudent(auth: Auth, student: { id: number; courtId: number }): boolean {
+  if (auth.kind === 'student') return auth.studentId === student.id;
+  return auth.courtId === null || auth.courtId === student.courtId;
+}

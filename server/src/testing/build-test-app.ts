@@ -5,6 +5,10 @@ import type { Database, Db } from '../db/client.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { PaymentProvider } from '../platform/payments/provider.ts';
 import { createTestPaymentProvider } from '../platform/payments/test-provider.ts';
+import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { SESSION_COOKIE } from '../plugins/session.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -28,6 +32,9 @@ export interface TestApp {
   database: Database;
   clock: TestClock;
   config: Config;
+  mailer: Mailer;
+  /** Where the default test mailer writes its .eml files. */
+  outboxDir: string;
   close(): Promise<void>;
 }
 
@@ -38,6 +45,8 @@ export async function buildTestApp(
     webDist?: string;
     /** Another payment provider (a Stripe adapter against a local Stripe-shaped server). */
     payments?: (db: Db, clock: Clock) => PaymentProvider;
+    /** Mail goes to .eml files in a temporary outbox unless a test passes its own mailer. */
+    mailer?: Mailer;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -46,11 +55,14 @@ export async function buildTestApp(
   const payments = options.payments
     ? options.payments(database.db, clock)
     : createTestPaymentProvider(database.db, clock);
+  const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-outbox-'));
+  const mailer = options.mailer ?? createMailer({ smtpUrl: undefined, from: config.mailFrom, outboxDir });
   const app = await buildApp({
     config,
     db: database.db,
     clock,
     payments,
+    mailer,
     ...(options.webDist ? { webDist: options.webDist } : {}),
   });
   await app.ready();
@@ -60,6 +72,8 @@ export async function buildTestApp(
     database,
     clock,
     config,
+    mailer,
+    outboxDir,
     async close() {
       await app.close();
       await database.close();

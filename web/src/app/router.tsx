@@ -2,8 +2,10 @@ import { createBrowserRouter } from 'react-router';
 import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
 import { AdminComingSoonPage, AdminIndexPage } from '../features/admin/admin-pages.tsx';
+import { ArchivePage } from '../features/admin/archive-page.tsx';
+import { CertificatesPage } from '../features/certificates/certificates-page.tsx';
+import { VerifyPage } from '../features/certificates/verify-page.tsx';
 import { ChapterPage } from '../features/course/chapter-page.tsx';
-import { ComingSoonPage } from '../features/course/coming-soon-page.tsx';
 import { ModulePage } from '../features/course/module-page.tsx';
 import { QuizPage } from '../features/course/quiz-page.tsx';
 import { ScorePage } from '../features/course/score-page.tsx';
@@ -33,6 +35,7 @@ export const router = createBrowserRouter([
       { path: '/register', element: <RegisterPage /> },
       { path: '/pay', element: <PayPage /> },
       { path: '/thank-you', element: <ThankYouPage /> },
+      { path: '/verify/:number', element: <VerifyPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
@@ -49,7 +52,7 @@ export const router = createBrowserRouter([
           // Spec 2 gives both paths for the final exam.
           { path: '/final', element: <QuizPage final /> },
           { path: '/final-exam', element: <QuizPage final /> },
-          { path: '/certificate', element: <ComingSoonPage page="certificate" /> },
+          { path: '/certificate', element: <CertificatesPage /> },
           { path: '/score', element: <ScorePage /> },
           { path: '/video-test', element: <VideoTestPage /> },
         ],
@@ -69,7 +72,7 @@ export const router = createBrowserRouter([
           { path: '/admin/modify-questions', element: <AdminComingSoonPage page="modifyQuestions" /> },
           { path: '/admin/modify-questions/:questionId', element: <AdminComingSoonPage page="editQuestion" /> },
           { path: '/admin/change-password', element: <AdminComingSoonPage page="changePassword" /> },
-          { path: '/admin/archive', element: <AdminComingSoonPage page="archive" /> },
+          { path: '/admin/archive', element: <ArchivePage /> },
         ],
       },
     ],

@@ -5,7 +5,7 @@ import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
 import * as progress from './progress.service.ts';
 
-export function registerProgressRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
+export function registerProgressRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, getCompletedChapters, PAID_STUDENT, async ({ params, auth }) => {
     assertOwnRecord(auth, params.id);
     return progress.listCompletedChapterIds(db, auth.studentId);
@@ -24,7 +24,7 @@ export function registerProgressRoutes(app: FastifyInstance, { db, clock }: AppD
 
   serve(app, completeChapter, PAID_STUDENT, async ({ body, auth }) => {
     assertOwnRecord(auth, body.studentId);
-    await progress.completeChapter(db, clock, { studentId: auth.studentId, chapterId: body.chapterId });
+    await progress.completeChapter(db, { clock, config }, { studentId: auth.studentId, chapterId: body.chapterId });
     return { saved: true as const };
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
+import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
 
 /** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
 export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
@@ -105,25 +106,32 @@ export async function getQuizStatus(db: Db, input: { studentId: number; chapterI
  */
 export async function recordChapterPass(
   tx: Db,
-  clock: Clock,
+  context: IssueContext,
   input: { studentId: number; chapterId: number; attemptId: number },
 ): Promise<void> {
   await tx
     .insert(chapterCompletions)
-    .values({ ...input, completedAt: clock.now() })
+    .values({ ...input, completedAt: context.clock.now() })
     .onConflictDoNothing();
-  if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourse(tx, clock, input.studentId);
+  if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourse(tx, context, input.studentId);
 }
 
 /**
- * Spec 4: a final pass completes the course. This is the one call that hands over to the
- * certificate work (issue 6 issues the certificate here, in the same transaction).
+ * Spec 4: a final pass completes the course and issues its certificate, in one transaction:
+ * either both happen or neither, and the certificate is issued once for the completion.
  */
-export async function completeCourse(tx: Db, clock: Clock, studentId: number): Promise<void> {
+export async function completeCourse(tx: Db, context: IssueContext, studentId: number): Promise<void> {
+  const now = context.clock.now();
   await tx
     .update(students)
-    .set({ completedAt: clock.now() })
+    .set({ completedAt: now })
     .where(and(eq(students.id, studentId), isNull(students.completedAt)));
+  const [student] = await tx
+    .select({ completedAt: students.completedAt })
+    .from(students)
+    .where(eq(students.id, studentId));
+  const completionDate = (student?.completedAt ?? now).toISOString().slice(0, 10);
+  await issueCertificate(tx, context, { studentId, source: 'completion', completionDate, email: true });
 }
 
 /**
@@ -132,7 +140,7 @@ export async function completeCourse(tx: Db, clock: Clock, studentId: number): P
  */
 export async function completeChapter(
   db: Db,
-  clock: Clock,
+  context: IssueContext,
   input: { studentId: number; chapterId: number },
 ): Promise<void> {
   await assertChapterExists(db, input.chapterId);
@@ -152,6 +160,6 @@ export async function completeChapter(
     throw new AppError(409, 'QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }
   await db.transaction(async (tx) => {
-    await recordChapterPass(tx as unknown as Db, clock, { ...input, attemptId: passing.id });
+    await recordChapterPass(tx as unknown as Db, context, { ...input, attemptId: passing.id });
   });
 }

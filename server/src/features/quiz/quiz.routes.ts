@@ -12,7 +12,7 @@ import { requestLanguage } from '../../plugins/language.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
 import { gradeQuizAttempt, listAnswersForStudent, startQuizAttempt } from './quiz.service.ts';
 
-export function registerQuizRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
+export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, getQuizQuestions, PAID_STUDENT, async ({ params, auth, request }) =>
     startQuizAttempt(db, clock, {
       studentId: auth.studentId,
@@ -40,12 +40,16 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock }: AppDeps)
 
   serve(app, scoreQuiz, PAID_STUDENT, async ({ body, auth, request }) => {
     assertOwnRecord(auth, body.studentId);
-    return gradeQuizAttempt(db, clock, {
-      studentId: auth.studentId,
-      chapterId: body.chapter,
-      attemptId: body.attemptId,
-      submitted: body.questions,
-      language: requestLanguage(request),
-    });
+    return gradeQuizAttempt(
+      db,
+      { clock, config },
+      {
+        studentId: auth.studentId,
+        chapterId: body.chapter,
+        attemptId: body.attemptId,
+        submitted: body.questions,
+        language: requestLanguage(request),
+      },
+    );
   });
 }

@@ -12,6 +12,7 @@ import {
   getQuizStatus,
   recordChapterPass,
 } from '../progress/progress.service.ts';
+import type { IssueContext } from '../certificates/certificates.service.ts';
 import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
 import { quizRulesFor } from './quiz-rules.ts';
 
@@ -147,7 +148,7 @@ export async function listAnswersForStudent(
  */
 export async function gradeQuizAttempt(
   db: Db,
-  clock: Clock,
+  context: IssueContext,
   input: {
     studentId: number;
     chapterId: number;
@@ -212,12 +213,12 @@ export async function gradeQuizAttempt(
   await db.transaction(async (tx) => {
     const [graded] = await tx
       .update(quizAttempts)
-      .set({ submittedAt: clock.now(), score, passed, result })
+      .set({ submittedAt: context.clock.now(), score, passed, result })
       .where(and(eq(quizAttempts.id, attempt.id), isNull(quizAttempts.submittedAt)))
       .returning({ id: quizAttempts.id });
     // Two submissions of one attempt at once: only the first is graded.
     if (!graded) throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
-    if (passed) await recordChapterPass(tx as unknown as Db, clock, { studentId, chapterId, attemptId: attempt.id });
+    if (passed) await recordChapterPass(tx as unknown as Db, context, { studentId, chapterId, attemptId: attempt.id });
   });
 
   return {

@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { registerStudent as registerStudentEndpoint, resetCourse } from '@ts/contract';
+import {
+  registerStudent as registerStudentEndpoint,
+  resetCourse,
+  retakeCourse as retakeCourseEndpoint,
+} from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { PUBLIC, serve } from '../../plugins/endpoint.ts';
-import { registerStudent, resetStudentCourse } from './registration.service.ts';
+import { PUBLIC, serve, STUDENT } from '../../plugins/endpoint.ts';
+import { clearSessionCookie } from '../../plugins/session.ts';
+import { assertOwnRecord } from '../../plugins/policies.ts';
+import { registerStudent, resetStudentCourse, retakeCourse } from './registration.service.ts';
 
 export function registerRegistrationRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
   // Public: anyone may register. `backdoor` (manual enrolment) counts only for a signed-in staff member.
@@ -19,5 +25,13 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock }: 
       signedInStudentId: auth?.kind === 'student' ? auth.studentId : null,
     });
     return { status: 'RESET' as const, archivedStudentId };
+  });
+
+  // Spec 4: the retake's delete request; the enrolment is archived, never deleted.
+  serve(app, retakeCourseEndpoint, STUDENT, async ({ params, auth, reply }) => {
+    assertOwnRecord(auth, params.id);
+    await retakeCourse(db, clock, auth.studentId);
+    clearSessionCookie(reply);
+    return undefined;
   });
 }

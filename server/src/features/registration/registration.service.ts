@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -130,5 +130,24 @@ export async function resetStudentCourse(
     if (!archived) throw new AppError(404, 'NOT_FOUND', 'No active course was found for this student.');
     await endStudentSessions(tx as unknown as Db, clock, archived.id);
     return { archivedStudentId: archived.id };
+  });
+}
+
+/**
+ * Spec 4 retake: once the course is complete the student may start over. The enrolment is
+ * archived (its progress, payments and certificates stay on record) and its sessions end; the
+ * student registers and pays again.
+ */
+export async function retakeCourse(db: Db, clock: Clock, studentId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [archived] = await tx
+      .update(students)
+      .set({ archivedAt: clock.now(), archiveReason: 'retake' })
+      .where(and(eq(students.id, studentId), isNull(students.archivedAt), isNotNull(students.completedAt)))
+      .returning({ id: students.id });
+    if (!archived) {
+      throw new AppError(409, 'COURSE_NOT_COMPLETE', 'The course can be retaken once the final exam is passed.');
+    }
+    await endStudentSessions(tx as unknown as Db, clock, studentId);
   });
 }

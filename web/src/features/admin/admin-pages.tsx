@@ -4,14 +4,7 @@ import { Alert } from '../../components/alert.tsx';
 import { useStoredUser } from '../../lib/session.ts';
 
 type AdminPage =
-  | 'dashboard'
-  | 'students'
-  | 'studentDetail'
-  | 'studentSignUp'
-  | 'modifyQuestions'
-  | 'editQuestion'
-  | 'changePassword'
-  | 'archive';
+  'dashboard' | 'students' | 'studentDetail' | 'studentSignUp' | 'modifyQuestions' | 'editQuestion' | 'changePassword';
 
 /** Admin screens arrive with the admin issue; each route exists now so the area can be walked. */
 export function AdminComingSoonPage({ page }: { page: AdminPage }) {

@@ -6,6 +6,7 @@ import {
   completeChapter,
   FINAL_EXAM_CHAPTER,
   getFinalExamQuestions,
+  getLatestCertificate,
   getQuizQuestions,
   type Quiz,
   scoreQuiz,
@@ -53,15 +54,8 @@ function QuizGate({ chapterId }: { chapterId: number }) {
 
   let body: React.ReactNode;
   if (status.isLoading) body = <QuizSkeleton />;
-  else if (status.data?.complete && isFinal) {
-    // Spec 2: the download link arrives with certificates; until one exists this is the message.
-    body = (
-      <div className="space-y-2">
-        <Alert tone="success">{t('quiz.finalComplete')}</Alert>
-        <p>{t('quiz.certificateSoon')}</p>
-      </div>
-    );
-  } else if (status.data?.complete) {
+  else if (status.data?.complete && isFinal) body = <FinalComplete />;
+  else if (status.data?.complete) {
     body = <QuizMessage text="quiz.alreadyComplete" values={{ number: chapterId }} />;
   } else body = <QuizForm chapterId={chapterId} />;
 
@@ -69,6 +63,29 @@ function QuizGate({ chapterId }: { chapterId: number }) {
     <div className="space-y-6">
       <h1 className="text-2xl font-bold text-slate-900">{heading}</h1>
       {body}
+    </div>
+  );
+}
+
+/** Spec 2: 'You have completed the final exam!' with the download link, or the email promise. */
+function FinalComplete() {
+  const { t } = useTranslation();
+  const studentId = useStudentId();
+  const certificate = useQuery({
+    queryKey: ['latest-certificate', studentId],
+    queryFn: () => callApi(getLatestCertificate, { params: { id: studentId } }),
+    retry: false,
+  });
+  return (
+    <div className="space-y-2">
+      <Alert tone="success">{t('quiz.finalComplete')}</Alert>
+      {certificate.data ? (
+        <a href={certificate.data.url} className="font-semibold text-blue-800 underline" download>
+          {t('certificates.download')}
+        </a>
+      ) : (
+        !certificate.isLoading && <p>{t('quiz.certificateSoon')}</p>
+      )}
     </div>
   );
 }

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+export const DeliveryStateSchema = z.object({
+  recipient: z.enum(['student', 'court']),
+  status: z.enum(['queued', 'sent', 'failed']),
+  sent_at: z.string().nullable(),
+});
+
+/** Spec 3 Certificate: generated_at, file_url, url; with its number and delivery state. */
+export const CertificateSchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  generated_at: z.string(),
+  completion_date: z.string(),
+  file_url: z.string(),
+  url: z.string(),
+  deliveries: z.array(DeliveryStateSchema),
+});
+export type Certificate = z.infer<typeof CertificateSchema>;
+
+/**
+ * Spec 7 POST /pdf/certificate: after a final pass the student's own call (issued once, whatever
+ * the number of calls); with ?noEmail=1 a super_admin's new certificate with a chosen
+ * completion date written like 'January 1, 2023'.
+ */
+export const issueCertificate = defineEndpoint({
+  method: 'POST',
+  path: '/api/pdf/certificate',
+  query: z.object({ noEmail: z.enum(['0', '1']).optional() }),
+  body: z.object({
+    studentId: z.coerce.number().int().positive(),
+    completionDate: z.string().max(40).optional(),
+  }),
+  response: CertificateSchema,
+});
+
+export const getLatestCertificate = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/certificate',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  response: z.object({ url: z.string(), number: z.string() }),
+});
+
+export const listCertificates = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:studentId/certificate/all',
+  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  response: z.array(CertificateSchema),
+});
+
+/** Spec 4 retake: archives the enrolment (never deletes it); 204. */
+export const retakeCourse = defineEndpoint({
+  method: 'DELETE',
+  path: '/api/students/:id',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  response: z.null(),
+  status: 204,
+});
+
+export const ArchivedCertificateSchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  generated_at: z.string(),
+  dl_number: z.string(),
+  email: z.string(),
+  file_url: z.string(),
+});
+
+/** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
+export const searchCertificateArchive = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/archivedata/:id',
+  params: z.object({ id: z.string().trim().min(1).max(254) }),
+  response: z.array(ArchivedCertificateSchema),
+});
+
+/** Public verification (the QR code): genuine or not, with nothing that identifies the driver. */
+export const verifyCertificate = defineEndpoint({
+  method: 'GET',
+  path: '/api/public/verify/:number',
+  params: z.object({ number: z.string().trim().min(1).max(40) }),
+  response: z.object({
+    valid: z.boolean(),
+    number: z.string(),
+    completion_date: z.string().nullable(),
+    court_name: z.string().nullable(),
+    student_name: z.string().nullable(),
+  }),
+});

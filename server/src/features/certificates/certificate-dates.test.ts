@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
+
+const TODAY = new Date('2026-11-22T15:00:00Z');
+
+describe('parseCompletionDate (the completion date a super_admin types)', () => {
+  it('reads a date written like January 1, 2023 as 2023-01-01', () => {
+    expect(parseCompletionDate('January 1, 2023', TODAY)).toBe('2023-01-01');
+    expect(parseCompletionDate('December 31, 2025', TODAY)).toBe('2025-12-31');
+  });
+
+  it('accepts February 29 of a leap year and refuses it in any other year', () => {
+    expect(parseCompletionDate('February 29, 2024', TODAY)).toBe('2024-02-29');
+    expect(parseCompletionDate('February 29, 2023', TODAY)).toBeNull();
+  });
+
+  it('accepts today and refuses tomorrow: a completion date is never in the future', () => {
+    expect(parseCompletionDate('November 22, 2026', TODAY)).toBe('2026-11-22');
+    expect(parseCompletionDate('November 23, 2026', TODAY)).toBeNull();
+    expect(parseCompletionDate('January 1, 2030', TODAY)).toBeNull();
+  });
+
+  it.each([
+    ['an abbreviated month', 'Jan 1, 2023'],
+    ['a month name in lower case', 'january 1, 2023'],
+    ['a day the month does not have', 'January 32, 2023'],
+    ['day zero', 'January 0, 2023'],
+    ['the 31st of a 30-day month', 'April 31, 2023'],
+    ['a numeric date', '1/1/2023'],
+    ['an ISO date', '2023-01-01'],
+    ['a missing comma', 'January 1 2023'],
+    ['a two-digit year', 'January 1, 23'],
+    ['trailing junk', 'January 1, 2023 at noon'],
+    ['leading junk', 'on January 1, 2023'],
+    ['an empty string', ''],
+  ])('refuses %s (%j)', (_label, text) => {
+    expect(parseCompletionDate(text, TODAY)).toBeNull();
+  });
+});
+
+describe('formatCertificateNumber', () => {
+  it('writes the year and the counter padded to six digits', () => {
+    expect(formatCertificateNumber(2026, 123)).toBe('TS-2026-000123');
+    expect(formatCertificateNumber(2026, 1)).toBe('TS-2026-000001');
+  });
+
+  it('keeps every digit of a counter past 999999 rather than wrapping to a number already used', () => {
+    expect(formatCertificateNumber(2026, 1_234_567)).toBe('TS-2026-1234567');
+  });
+});
+
+describe('maskName (the name on the public verification page)', () => {
+  it('keeps the first name and only the first letter of the last name', () => {
+    expect(maskName('José', 'Núñez')).toBe('José N****');
+  });
+
+  it('never shows any letter of the last name after the first', () => {
+    const masked = maskName('Maria', 'Lopez-Hernandez');
+    expect(masked.startsWith('Maria L')).toBe(true);
+    expect(masked.slice('Maria L'.length)).toMatch(/^\*+$/);
+  });
+
+  it('hides how short a last name is behind at least three stars', () => {
+    expect(maskName('Sam', 'Li')).toBe('Sam L***');
+  });
+
+  it('masks a last name that starts with a letter outside ASCII by whole letters', () => {
+    expect(maskName('Zoë', 'Łukasz')).toBe('Zoë Ł*****');
+  });
+});

@@ -1,0 +1,41 @@
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/**
+ * Spec 2: the completion date a super_admin types, like 'January 1, 2023', parsed strictly: a full
+ * English month name, a real day, a four-digit year, not in the future. Returns YYYY-MM-DD or null.
+ */
+export function parseCompletionDate(text: string, today: Date): string | null {
+  const match = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
+  if (!match) return null;
+  const month = MONTHS.indexOf(match[1] as (typeof MONTHS)[number]);
+  const day = Number(match[2]);
+  const year = Number(match[3]);
+  if (month < 0) return null;
+  const date = new Date(Date.UTC(year, month, day));
+  if (date.getUTCMonth() !== month || date.getUTCDate() !== day || year < 2000 || date > today) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A certificate number from the year's gap-free counter: TS-2026-000123. */
+export function formatCertificateNumber(year: number, value: number): string {
+  return `TS-${String(year)}-${String(value).padStart(6, '0')}`;
+}
+
+/** Spec 2 and 9: a student's name on the public verification page, partly masked (José N****). */
+export function maskName(firstName: string, lastName: string): string {
+  const initial = [...lastName.trim()][0] ?? '';
+  return `${firstName.trim()} ${initial}${'*'.repeat(Math.max(3, [...lastName.trim()].length - 1))}`;
+}

@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  getLatestCertificate,
+  issueCertificate as issueCertificateEndpoint,
+  listCertificates,
+  searchCertificateArchive,
+  verifyCertificate,
+} from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { students } from '../../db/schema.ts';
+import type { AppDeps } from '../../deps.ts';
+import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve } from '../../plugins/endpoint.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
+import { canSeeStudent } from '../../plugins/policies.ts';
+import type { Auth } from '../../plugins/session.ts';
+import { parseCompletionDate } from './certificate-dates.ts';
+import {
+  courseNotComplete,
+  findCertificateFile,
+  getCertificateOf,
+  issueCertificate,
+  listCertificatesOf,
+  searchArchive,
+  verifyCertificateNumber,
+} from './certificates.service.ts';
+import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
+
+/** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
+async function getVisibleStudent(db: Db, auth: Auth, studentId: number) {
+  const [student] = await db
+    .select({ id: students.id, courtId: students.courtId, completedAt: students.completedAt })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
+  return student;
+}
+
+export function registerCertificateRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
+  const context = { clock, config };
+
+  // Spec 7: the student's call after a final pass, or (?noEmail=1) a super_admin's new certificate.
+  serve(app, issueCertificateEndpoint, SIGNED_IN, async ({ query, body, auth }) => {
+    const student = await getVisibleStudent(db, auth, body.studentId);
+    if (query.noEmail === '1') {
+      if (auth.kind !== 'staff' || auth.role !== 'super_admin')
+        throw forbidden('Only a super admin issues a new certificate.');
+      const completionDate = parseCompletionDate(body.completionDate ?? '', clock.now());
+      if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
+      const issued = await db.transaction((tx) =>
+        issueCertificate(tx as unknown as Db, context, {
+          studentId: student.id,
+          source: 'admin',
+          completionDate,
+          staffId: auth.staffId,
+          email: false,
+        }),
+      );
+      return getCertificateOf(db, student.id, issued.id);
+    }
+    if (auth.kind !== 'student') throw forbidden('Staff issue certificates with a completion date (noEmail=1).');
+    if (!student.completedAt) throw courseNotComplete();
+    const completionDate = student.completedAt.toISOString().slice(0, 10);
+    const issued = await db.transaction((tx) =>
+      issueCertificate(tx as unknown as Db, context, {
+        studentId: student.id,
+        source: 'completion',
+        completionDate,
+        email: true,
+      }),
+    );
+    return getCertificateOf(db, student.id, issued.id);
+  });
+
+  serve(app, getLatestCertificate, SIGNED_IN, async ({ params, auth }) => {
+    await getVisibleStudent(db, auth, params.id);
+    const [latest] = await listCertificatesOf(db, params.id);
+    if (!latest) throw notFound('No certificate yet.');
+    return { url: latest.url, number: latest.number };
+  });
+
+  serve(app, listCertificates, SIGNED_IN, async ({ params, auth }) => {
+    await getVisibleStudent(db, auth, params.studentId);
+    return listCertificatesOf(db, params.studentId);
+  });
+
+  serve(app, searchCertificateArchive, ANY_STAFF, async ({ params, auth }) =>
+    searchArchive(db, params.id, auth.courtId),
+  );
+
+  // Public, for the QR code: says only whether the number is genuine, and is rate-limited.
+  serve(app, verifyCertificate, PUBLIC, async ({ params }) => verifyCertificateNumber(db, params.number), {
+    rateLimit: { max: 30, timeWindow: '1 minute' },
+  });
+
+  // The PDF: for its owner, staff whose scope covers the student, or a signed link from an email.
+  const DownloadQuery = z.object({
+    expires: z.coerce.number().int().optional(),
+    signature: z.string().max(100).optional(),
+  });
+  declareAccess(app, 'GET', '/api/certificates/:number/pdf', PUBLIC);
+  app.get('/api/certificates/:number/pdf', { schema: { hide: true } }, async (request, reply) => {
+    const { number } = z.object({ number: z.string().min(1).max(40) }).parse(request.params);
+    const query = DownloadQuery.safeParse(request.query);
+    const file = await findCertificateFile(db, number);
+    if (!file) throw notFound('No such certificate.');
+    const signed =
+      query.success &&
+      isValidDownloadSignature(
+        await getLinkKey(db),
+        file.number,
+        query.data.expires,
+        query.data.signature,
+        clock.now(),
+      );
+    const auth = await request.getAuth();
+    if (!signed && !(auth && canSeeStudent(auth, { id: file.studentId, courtId: file.courtId }))) {
+      if (!auth) throw new AppError(401, 'UNAUTHENTICATED', 'Please sign in to download your certificate.');
+      throw notFound('No such certificate.');
+    }
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', 'attachment; filename="Certificate_Of_Completion.pdf"')
+      .header('cache-control', 'private, no-store')
+      .send(file.pdf);
+  });
+}

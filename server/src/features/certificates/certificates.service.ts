@@ -1,0 +1,240 @@
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Certificate } from '@ts/contract';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+import { formatCertificateNumber, maskName } from './certificate-dates.ts';
+
+export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
+/** The rules profile in force; the rules issue makes this per jurisdiction. */
+export const DEFAULT_RULES_PROFILE = 'default (spec)';
+
+export interface IssueContext {
+  clock: Clock;
+  config: Config;
+}
+
+const isoToUs = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+
+/** The next number of the year's gap-free sequence; the row lock serialises concurrent issues. */
+async function nextNumber(tx: Db, year: number): Promise<string> {
+  const [row] = await tx
+    .insert(certificateCounters)
+    .values({ year, lastValue: 1 })
+    .onConflictDoUpdate({
+      target: certificateCounters.year,
+      set: { lastValue: sql`${certificateCounters.lastValue} + 1` },
+    })
+    .returning({ value: certificateCounters.lastValue });
+  if (!row) throw new Error('certificate counter did not advance');
+  return formatCertificateNumber(year, row.value);
+}
+
+/**
+ * Issues a certificate: a number, an immutable snapshot of what it certifies, the PDF and its
+ * SHA-256, and (unless told not to) one delivery per recipient, the student and the court clerk.
+ * For a completion it is idempotent: the enrolment's completion certificate is issued once,
+ * whatever the number of calls. Runs inside the caller's transaction.
+ */
+export async function issueCertificate(
+  tx: Db,
+  context: IssueContext,
+  input: {
+    studentId: number;
+    source: 'completion' | 'admin';
+    completionDate: string;
+    staffId?: number;
+    email: boolean;
+  },
+): Promise<{ id: number; created: boolean }> {
+  if (input.source === 'completion') {
+    const [existing] = await tx
+      .select({ id: certificates.id })
+      .from(certificates)
+      .where(and(eq(certificates.studentId, input.studentId), eq(certificates.source, 'completion')));
+    if (existing) return { id: existing.id, created: false };
+  }
+  const [student] = await tx
+    .select({ student: students, courtName: courts.name, courtEmail: courts.email })
+    .from(students)
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(eq(students.id, input.studentId));
+  if (!student) throw notFound('No such student.');
+  const now = context.clock.now();
+  const number = await nextNumber(tx, now.getUTCFullYear());
+  const snapshot: CertificateSnapshot = {
+    number,
+    studentName: `${student.student.firstName} ${student.student.lastName}`,
+    dlNumber: student.student.dlNumber,
+    dateOfBirth: isoToUs(student.student.dob),
+    courtName: student.courtName,
+    courseName: COURSE_NAME,
+    completionDate: input.completionDate,
+    rulesProfile: DEFAULT_RULES_PROFILE,
+    issuedAt: now.toISOString(),
+  };
+  const pdf = await renderCertificatePdf(snapshot, {
+    schoolName: context.config.schoolName,
+    verifyUrl: `${context.config.publicUrl}/verify/${number}`,
+  });
+  const [row] = await tx
+    .insert(certificates)
+    .values({
+      number,
+      studentId: input.studentId,
+      source: input.source,
+      issuedByStaffId: input.staffId ?? null,
+      completionDate: input.completionDate,
+      snapshot,
+      pdf: Buffer.from(pdf),
+      pdfSha256: sha256Hex(pdf),
+      issuedAt: now,
+    })
+    .returning({ id: certificates.id });
+  if (!row) throw new Error('certificate was not saved');
+  if (input.email) {
+    const recipients = [
+      { recipient: 'student' as const, email: student.student.email },
+      ...(student.courtEmail ? [{ recipient: 'court' as const, email: student.courtEmail }] : []),
+    ];
+    await tx
+      .insert(certificateDeliveries)
+      .values(
+        recipients.map((r) => ({
+          ...r,
+          certificateId: row.id,
+          status: 'queued' as const,
+          nextAttemptAt: now,
+          queuedAt: now,
+        })),
+      );
+  }
+  return { id: row.id, created: true };
+}
+
+export const fileUrl = (number: string) => `/api/certificates/${encodeURIComponent(number)}/pdf`;
+
+/** Spec 3 Certificate rows of one enrolment, newest first, with each recipient's delivery state. */
+export async function listCertificatesOf(db: Db, studentId: number): Promise<Certificate[]> {
+  const rows = await db
+    .select({
+      id: certificates.id,
+      number: certificates.number,
+      issuedAt: certificates.issuedAt,
+      completionDate: certificates.completionDate,
+    })
+    .from(certificates)
+    .where(eq(certificates.studentId, studentId))
+    .orderBy(desc(certificates.issuedAt), desc(certificates.id));
+  if (rows.length === 0) return [];
+  const deliveries = await db
+    .select()
+    .from(certificateDeliveries)
+    .where(
+      inArray(
+        certificateDeliveries.certificateId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(certificateDeliveries.id));
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number,
+    generated_at: row.issuedAt.toISOString(),
+    completion_date: row.completionDate,
+    file_url: fileUrl(row.number),
+    url: fileUrl(row.number),
+    deliveries: deliveries
+      .filter((delivery) => delivery.certificateId === row.id)
+      .map((delivery) => ({
+        recipient: delivery.recipient,
+        status: delivery.status,
+        sent_at: delivery.sentAt?.toISOString() ?? null,
+      })),
+  }));
+}
+
+export async function getCertificateOf(db: Db, studentId: number, certificateId: number): Promise<Certificate> {
+  const found = (await listCertificatesOf(db, studentId)).find((certificate) => certificate.id === certificateId);
+  if (!found) throw notFound('No such certificate.');
+  return found;
+}
+
+/** The PDF of a certificate with what decides who may download it. */
+export async function findCertificateFile(db: Db, number: string) {
+  const [row] = await db
+    .select({
+      pdf: certificates.pdf,
+      studentId: certificates.studentId,
+      courtId: students.courtId,
+      number: certificates.number,
+    })
+    .from(certificates)
+    .innerJoin(students, eq(students.id, certificates.studentId))
+    .where(eq(certificates.number, number));
+  return row ?? null;
+}
+
+/** Public verification: genuine or not, the completion date, the court and a masked name; nothing else. */
+export async function verifyCertificateNumber(db: Db, number: string) {
+  const [row] = await db
+    .select({
+      number: certificates.number,
+      completionDate: certificates.completionDate,
+      courtName: courts.name,
+      firstName: students.firstName,
+      lastName: students.lastName,
+    })
+    .from(certificates)
+    .innerJoin(students, eq(students.id, certificates.studentId))
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(eq(certificates.number, number.toUpperCase()));
+  if (!row) return { valid: false, number, completion_date: null, court_name: null, student_name: null };
+  return {
+    valid: true,
+    number: row.number,
+    completion_date: row.completionDate,
+    court_name: row.courtName,
+    student_name: maskName(row.firstName, row.lastName),
+  };
+}
+
+/**
+ * Spec 2 /admin/archive: certificates of every enrolment (archived ones too) with this licence
+ * number or email. An admin limited to one court sees only that court's.
+ */
+export async function searchArchive(db: Db, query: string, courtId: number | null) {
+  const dlNumber = query.toUpperCase().replace(/[\s-]/g, '');
+  const email = query.trim().toLowerCase();
+  const rows = await db
+    .select({
+      id: certificates.id,
+      number: certificates.number,
+      issuedAt: certificates.issuedAt,
+      dlNumber: students.dlNumber,
+      email: students.email,
+    })
+    .from(certificates)
+    .innerJoin(students, eq(students.id, certificates.studentId))
+    .where(
+      and(
+        or(eq(students.dlNumber, dlNumber), eq(students.email, email)),
+        courtId === null ? undefined : eq(students.courtId, courtId),
+      ),
+    )
+    .orderBy(desc(certificates.issuedAt));
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number,
+    generated_at: row.issuedAt.toISOString(),
+    dl_number: row.dlNumber,
+    email: row.email,
+    file_url: fileUrl(row.number),
+  }));
+}
+
+export const courseNotComplete = () =>
+  new AppError(409, 'COURSE_NOT_COMPLETE', 'A certificate is issued once the final exam is passed.');

@@ -1,0 +1,171 @@
+import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { certificateDeliveries, certificates } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
+import { notFound } from '../../plugins/errors.ts';
+
+/** Decision 010: retry with backoff (1 min doubling to 1 h) for at least a day, then wait for an admin. */
+export const RETRY_FOR_MS = 26 * 3600_000;
+const FIRST_RETRY_MS = 60_000;
+const MAX_RETRY_MS = 3600_000;
+/** A claimed delivery is someone's for this long; a crash mid-send frees it again after. */
+const LEASE_MS = 5 * 60_000;
+const BATCH = 10;
+
+export function retryDelay(attempts: number): number {
+  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+function describeFailure(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+function certificateEmail(
+  config: Config,
+  recipient: 'student' | 'court',
+  certificate: { number: string; snapshot: unknown },
+): { subject: string; text: string } {
+  const snapshot = certificate.snapshot as { studentName: string; courtName: string; completionDate: string };
+  if (recipient === 'court') {
+    return {
+      subject: `Traffic school completion: ${snapshot.studentName} (${certificate.number})`,
+      text:
+        `Dear Clerk of the ${snapshot.courtName},\n\n` +
+        `${snapshot.studentName} completed the court-assigned traffic school course at ${config.schoolName} on ${snapshot.completionDate}.\n` +
+        `The certificate of completion (${certificate.number}) is attached. Its authenticity can be checked at ${config.publicUrl}/verify/${certificate.number}.\n\n` +
+        `${config.schoolName}\n${config.supportEmail}\n`,
+    };
+  }
+  return {
+    subject: `Your certificate of completion (${certificate.number})`,
+    text:
+      `Hello ${snapshot.studentName},\n\n` +
+      `Congratulations on completing your traffic school course. Your certificate of completion is attached, and a copy has been sent to the ${snapshot.courtName}.\n` +
+      `You can also download it any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +
+      `Questions? Write to ${config.supportEmail}.\n\n${config.schoolName}\n`,
+  };
+}
+
+/**
+ * Sends what is due: claims up to a batch of queued deliveries whose time has come (a lease, so
+ * two instances never send the same one at once), sends each with the PDF attached, and records
+ * the outcome. Returns how many were sent.
+ */
+export async function processDueDeliveries(db: Db, clock: Clock, config: Config, mailer: Mailer): Promise<number> {
+  const now = clock.now();
+  const claimed = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: certificateDeliveries.id })
+      .from(certificateDeliveries)
+      .where(
+        and(
+          eq(certificateDeliveries.status, 'queued'),
+          lte(certificateDeliveries.nextAttemptAt, now),
+          or(isNull(certificateDeliveries.lockedUntil), lte(certificateDeliveries.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(certificateDeliveries.nextAttemptAt))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(certificateDeliveries)
+      .set({ lockedUntil: new Date(now.getTime() + LEASE_MS) })
+      .where(
+        inArray(
+          certificateDeliveries.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+  });
+
+  let sent = 0;
+  for (const delivery of claimed) {
+    const [certificate] = await db
+      .select({ number: certificates.number, snapshot: certificates.snapshot, pdf: certificates.pdf })
+      .from(certificates)
+      .where(eq(certificates.id, delivery.certificateId));
+    if (!certificate) continue;
+    const attempts = delivery.attempts + 1;
+    try {
+      const { subject, text } = certificateEmail(config, delivery.recipient, certificate);
+      await mailer.send({
+        to: delivery.email,
+        subject,
+        text,
+        messageId: `certificate-${String(delivery.certificateId)}-${delivery.recipient}`,
+        attachments: [
+          { filename: 'Certificate_Of_Completion.pdf', content: certificate.pdf, contentType: 'application/pdf' },
+        ],
+      });
+      await db
+        .update(certificateDeliveries)
+        .set({ status: 'sent', attempts, sentAt: clock.now(), lockedUntil: null, lastError: null })
+        .where(eq(certificateDeliveries.id, delivery.id));
+      sent += 1;
+    } catch (error) {
+      const permanent = error instanceof MailDeliveryError && error.permanent;
+      const givingUp = permanent || clock.now().getTime() - delivery.queuedAt.getTime() >= RETRY_FOR_MS;
+      await db
+        .update(certificateDeliveries)
+        .set({
+          status: givingUp ? 'failed' : 'queued',
+          attempts,
+          lockedUntil: null,
+          lastError: describeFailure(error),
+          nextAttemptAt: new Date(clock.now().getTime() + retryDelay(attempts)),
+        })
+        .where(eq(certificateDeliveries.id, delivery.id));
+    }
+  }
+  return sent;
+}
+
+/** An admin sends a delivery again (from the dead-letter state, or to repeat a sent one). */
+export async function resendDelivery(db: Db, clock: Clock, deliveryId: number): Promise<void> {
+  const [row] = await db
+    .update(certificateDeliveries)
+    .set({ status: 'queued', nextAttemptAt: clock.now(), lockedUntil: null, queuedAt: clock.now() })
+    .where(eq(certificateDeliveries.id, deliveryId))
+    .returning({ id: certificateDeliveries.id });
+  if (!row) throw notFound('No such delivery.');
+}
+
+/**
+ * Runs processDueDeliveries every few seconds until stopped. Every instance may run one: the
+ * lease and SKIP LOCKED keep them from sending the same email twice.
+ */
+export function startDeliveryWorker(
+  db: Db,
+  clock: Clock,
+  config: Config,
+  mailer: Mailer,
+  log: { error: (object: object, message: string) => void },
+  intervalMs = 5_000,
+): { stop: () => Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    // One round at a time: a slow mail server never piles rounds up.
+    if (stopped || running) return;
+    running = processDueDeliveries(db, clock, config, mailer)
+      .catch((error: unknown) => {
+        log.error({ error: describeFailure(error) }, 'certificate delivery round failed');
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { searchCertificateArchive } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { TextField } from '../../components/field.tsx';
+import { callApi } from '../../lib/api.ts';
+import { formatShortUsDate } from '../certificates/format-date.ts';
+
+/** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
+export function ArchivePage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const results = useQuery({
+    queryKey: ['archive', search],
+    queryFn: () => callApi(searchCertificateArchive, { params: { id: search } }),
+    enabled: search !== '',
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSearch(String(new FormData(event.currentTarget).get('search') ?? '').trim());
+  }
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t('admin.pages.archive')}</h1>
+      <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <TextField label={t('archive.searchLabel')} name="search" />
+        </div>
+        <Button type="submit">{t('archive.search')}</Button>
+      </form>
+      {search === '' && <p className="text-slate-700">{t('archive.start')}</p>}
+      {results.isError && <Alert>{t('certificates.fetchError')}</Alert>}
+      {results.data?.length === 0 && <p className="text-slate-700">{t('archive.noData')}</p>}
+      <ul className="grid gap-4 sm:grid-cols-2">
+        {results.data?.map((certificate) => (
+          <li key={certificate.id} className="rounded-lg bg-white p-4 shadow">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dt className="font-semibold">{t('archive.generated')}</dt>
+              <dd>{formatShortUsDate(certificate.generated_at)}</dd>
+              <dt className="font-semibold">{t('archive.licence')}</dt>
+              <dd>{certificate.dl_number}</dd>
+              <dt className="font-semibold">{t('archive.email')}</dt>
+              <dd className="break-all">{certificate.email}</dd>
+              <dt className="font-semibold">{t('archive.number')}</dt>
+              <dd>{certificate.number}</dd>
+            </dl>
+            <a href={certificate.file_url} className="mt-3 inline-block font-semibold text-blue-800 underline" download>
+              {t('archive.download')}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

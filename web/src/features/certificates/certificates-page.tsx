@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { type Certificate, listCertificates, retakeCourse } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { callApi } from '../../lib/api.ts';
+import { useStoredUser } from '../../lib/session.ts';
+import { useCompletedChapters } from '../course/course-queries.ts';
+import { formatShortUsDate } from './format-date.ts';
+
+function DeliveryLine({ delivery }: { delivery: Certificate['deliveries'][number] }) {
+  const { t } = useTranslation();
+  const who = t(`certificates.recipient.${delivery.recipient}`);
+  const status =
+    delivery.status === 'sent' && delivery.sent_at
+      ? t('certificates.delivery.sent', { date: formatShortUsDate(delivery.sent_at) })
+      : t(`certificates.delivery.${delivery.status}`);
+  return (
+    <li>
+      {who}: {status}
+    </li>
+  );
+}
+
+/** Spec 2 /certificate: Past Certificates, each downloadable, and Retake Course once complete. */
+export function CertificatesPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useStoredUser();
+  const studentId = user?.id ?? 0;
+  const completed = useCompletedChapters();
+  const certificates = useQuery({
+    queryKey: ['certificates', studentId],
+    queryFn: () => callApi(listCertificates, { params: { studentId } }),
+    enabled: studentId > 0,
+  });
+  const [confirming, setConfirming] = useState(false);
+  const [retaking, setRetaking] = useState(false);
+  const [retakeError, setRetakeError] = useState(false);
+  const finalComplete = completed.data?.includes(6) === true || Boolean(user?.completed_at);
+
+  async function retake() {
+    setRetaking(true);
+    setRetakeError(false);
+    try {
+      await callApi(retakeCourse, { params: { id: studentId } });
+      // Spec 4: on a 204 all local storage is cleared and the student goes to /register.
+      localStorage.clear();
+      await navigate('/register', { replace: true });
+    } catch {
+      setRetaking(false);
+      setRetakeError(true);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold text-slate-900">{t('certificates.title')}</h1>
+      {certificates.isError && <Alert>{t('certificates.fetchError')}</Alert>}
+      <section aria-labelledby="past-certificates" className="rounded-lg bg-white p-4 shadow sm:p-6">
+        <h2 id="past-certificates" className="text-xl font-semibold">
+          {t('certificates.past')}
+        </h2>
+        {certificates.isLoading && <p className="mt-3">{t('common.loading')}</p>}
+        {certificates.data?.length === 0 && <p className="mt-3 text-slate-700">{t('certificates.none')}</p>}
+        <ul className="mt-3 divide-y divide-slate-200">
+          {certificates.data?.map((certificate) => (
+            <li key={certificate.id} className="flex flex-col gap-2 py-4 sm:flex-row sm:items-start sm:justify-between">
+              <div>
+                <p className="font-semibold text-slate-900">{formatShortUsDate(certificate.generated_at)}</p>
+                <p className="text-sm text-slate-700">{t('certificates.number', { number: certificate.number })}</p>
+                {certificate.deliveries.length > 0 && (
+                  <ul className="mt-1 text-sm text-slate-700">
+                    {certificate.deliveries.map((delivery) => (
+                      <DeliveryLine key={delivery.recipient} delivery={delivery} />
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <a href={certificate.file_url} className="font-semibold text-blue-800 underline" download>
+                {t('certificates.download')}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {finalComplete && (
+        <div>
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            {t('certificates.retake')}
+          </Button>
+        </div>
+      )}
+      <Dialog
+        open={confirming}
+        title={t('certificates.confirmTitle')}
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              {t('common.cancel')}
+            </Button>
+            <Button variant="danger" onClick={() => void retake()} disabled={retaking}>
+              {retaking ? t('common.loading') : t('certificates.confirmYes')}
+            </Button>
+          </>
+        }
+      >
+        <p>{t('certificates.confirmBody')}</p>
+        {retakeError && <Alert>{t('errors.unexpected')}</Alert>}
+      </Dialog>
+    </div>
+  );
+}

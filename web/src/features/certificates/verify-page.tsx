@@ -1,0 +1,39 @@
+import { useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { verifyCertificate } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { callApi } from '../../lib/api.ts';
+
+/** The page the certificate's QR code opens: whether the certificate is genuine, and little else. */
+export function VerifyPage() {
+  const { t } = useTranslation();
+  const { number = '' } = useParams();
+  const result = useQuery({
+    queryKey: ['verify', number],
+    queryFn: () => callApi(verifyCertificate, { params: { number } }),
+    retry: false,
+  });
+  return (
+    <div className="mx-auto max-w-lg space-y-4">
+      <h1 className="text-2xl font-bold">{t('verify.title')}</h1>
+      <p className="text-slate-700">{t('verify.number', { number })}</p>
+      {result.isLoading && <p>{t('common.loading')}</p>}
+      {result.isError && <Alert>{t('errors.unexpected')}</Alert>}
+      {result.data && !result.data.valid && <Alert>{t('verify.notFound')}</Alert>}
+      {result.data?.valid && (
+        <div className="space-y-3 rounded-lg border-2 border-green-700 bg-white p-6">
+          <p className="text-lg font-bold text-green-800">✓ {t('verify.genuine')}</p>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+            <dt className="font-semibold">{t('verify.name')}</dt>
+            <dd>{result.data.student_name}</dd>
+            <dt className="font-semibold">{t('verify.completed')}</dt>
+            <dd>{result.data.completion_date}</dd>
+            <dt className="font-semibold">{t('verify.court')}</dt>
+            <dd>{result.data.court_name}</dd>
+          </dl>
+        </div>
+      )}
+    </div>
+  );
+}
