@@ -16,6 +16,9 @@ export interface Database {
 
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
+  // next query opens a new one; without a listener the error would end the process.
+  pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return { db, kind: 'postgres', close: () => pool.end() };
 }

@@ -15,7 +15,12 @@ const notVerified = (message: string) => new AppError(409, 'PAYMENT_NOT_VERIFIED
 
 async function getActiveStudent(db: Db, studentId: number) {
   const [row] = await db
-    .select({ id: students.id, paymentAt: students.paymentAt, courtPrice: courts.priceCents })
+    .select({
+      id: students.id,
+      paymentAt: students.paymentAt,
+      createdAt: students.createdAt,
+      courtPrice: courts.priceCents,
+    })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(and(eq(students.id, studentId), isNull(students.archivedAt)));
@@ -43,6 +48,12 @@ export async function preparePaymentIntent(
   if (student.paymentAt) throw alreadyPaid();
   const amount = student.courtPrice ?? input.defaultPriceCents;
 
+  // Count first, then look for an open intent: a request that counts a row another request just
+  // inserted also sees that row, so two requests never end up with two different keys.
+  const [attempts] = await db
+    .select({ n: count() })
+    .from(paymentIntents)
+    .where(eq(paymentIntents.studentId, student.id));
   const [latest] = await db
     .select()
     .from(paymentIntents)
@@ -59,12 +70,10 @@ export async function preparePaymentIntent(
   }
 
   // Two requests at once count the same attempts, so they send the same idempotency key and the
-  // provider answers both with one PaymentIntent.
-  const [attempts] = await db
-    .select({ n: count() })
-    .from(paymentIntents)
-    .where(eq(paymentIntents.studentId, student.id));
-  const idempotencyKey = `enrolment-${String(student.id)}-attempt-${String((attempts?.n ?? 0) + 1)}`;
+  // provider answers both with one PaymentIntent. The enrolment's creation time makes the key
+  // unique beyond this database (a restored backup or another install reuses ids; Stripe keeps
+  // keys per account for a day).
+  const idempotencyKey = `enrolment-${String(student.id)}-${String(student.createdAt.getTime())}-attempt-${String((attempts?.n ?? 0) + 1)}`;
   const intent = await provider.createIntent({
     amount,
     currency: CURRENCY,
