@@ -6,6 +6,7 @@ const KEY = answerKey();
 
 /** Answers every question on the quiz page: right ones first, then `wrong` of them wrong. */
 async function answerQuiz(page: Page, wrong: number): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Submit Quiz' })).toBeVisible();
   const questions = page.getByRole('group').filter({ has: page.getByRole('radio') });
   const count = await questions.count();
   for (let i = 0; i < count; i++) {

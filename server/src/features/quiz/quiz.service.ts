@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
@@ -64,44 +64,48 @@ export async function startQuizAttempt(
   if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
   const rules = quizRulesFor(chapterId);
 
-  const [open] = await db
-    .select()
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.studentId, studentId),
-        eq(quizAttempts.chapterId, chapterId),
-        isNull(quizAttempts.submittedAt),
-      ),
-    )
-    .orderBy(desc(quizAttempts.id))
-    .limit(1);
-  let attempt = open;
-  if (!attempt) {
-    const [previous] = await db
+  // One draw at a time per student and chapter, so two requests at once share one attempt.
+  const attempt = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
+    const [open] = await tx
+      .select()
+      .from(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.studentId, studentId),
+          eq(quizAttempts.chapterId, chapterId),
+          isNull(quizAttempts.submittedAt),
+        ),
+      )
+      .orderBy(desc(quizAttempts.id))
+      .limit(1);
+    if (open) return open;
+    const [previous] = await tx
       .select({ questionIds: quizAttempts.questionIds })
       .from(quizAttempts)
       .where(and(eq(quizAttempts.studentId, studentId), eq(quizAttempts.chapterId, chapterId)))
       .orderBy(desc(quizAttempts.id))
       .limit(1);
     const seen = new Set(previous?.questionIds ?? []);
+    const txDb = tx as unknown as Db;
     const questionIds =
       chapterId === FINAL_EXAM_CHAPTER
         ? drawAcrossBanks(
-            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(db, chapter))),
+            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(txDb, chapter))),
             rules.questionCount,
             seen,
           )
-        : drawQuestions(await activeBank(db, chapterId), rules.questionCount, seen);
+        : drawQuestions(await activeBank(txDb, chapterId), rules.questionCount, seen);
     if (questionIds.length < rules.questionCount) {
       throw new AppError(503, 'QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
     }
-    [attempt] = await db
+    const [created] = await tx
       .insert(quizAttempts)
       .values({ studentId, chapterId, questionIds, createdAt: clock.now() })
       .returning();
-    if (!attempt) throw new Error('attempt was not saved');
-  }
+    if (!created) throw new Error('attempt was not saved');
+    return created;
+  });
 
   const drawn = await loadQuestions(db, attempt.questionIds);
   return {

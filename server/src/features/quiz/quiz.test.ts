@@ -59,6 +59,18 @@ describe('quizzes and the final exam', () => {
     expect(second.questions.map((q) => q.id)).toEqual(first.questions.map((q) => q.id));
   });
 
+  it('gives two simultaneous requests for a quiz one and the same attempt', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const [first, second] = await Promise.all([
+      client.get('/api/quiz/questions/1'),
+      client.get('/api/quiz/questions/1'),
+    ]);
+    expect(first?.json<Quiz>().attemptId).toBe(second?.json<Quiz>().attemptId);
+    const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id));
+    expect(attempts).toHaveLength(1);
+  });
+
   it('draws a retake from questions the previous attempt did not use', async () => {
     const { id, client } = await paidStudent();
     await completeModulesOf(client, t.db, id, 1);

@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   completeChapter,
@@ -106,7 +106,6 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const navigate = useNavigate();
   const studentId = useStudentId();
   const refresh = useRefreshProgress();
-  const queryClient = useQueryClient();
   const isFinal = chapterId === FINAL_EXAM_CHAPTER;
   const quiz = useQuery({
     queryKey: ['quiz', chapterId],
@@ -115,7 +114,8 @@ function QuizForm({ chapterId }: { chapterId: number }) {
         ? callApi(getFinalExamQuestions, { params: { studentId } })
         : callApi(getQuizQuestions, { params: { chapterId } }),
     retry: false,
-    // One attempt per visit: a retake must ask the server for a fresh draw, never reuse this one.
+    // One attempt per visit: it is forgotten when the page is left, so a retake asks the server
+    // again (which draws anew once this attempt is submitted).
     staleTime: Infinity,
     gcTime: 0,
   });
@@ -123,7 +123,6 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const [showMissing, setShowMissing] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
-  useEffect(() => setChosen({}), [quiz.data?.attemptId]);
 
   if (quiz.isLoading) return <QuizSkeleton />;
   if (quiz.error instanceof ApiError && quiz.error.code === 'CHAPTERS_INCOMPLETE') {
@@ -169,7 +168,6 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       if (result.status === 'PASS' && !isFinal) {
         await callApi(completeChapter, { body: { studentId, chapterId } }).catch(() => undefined);
       }
-      queryClient.removeQueries({ queryKey: ['quiz', chapterId] });
       await refresh();
       await navigate('/score', { state: { result } });
     } catch {
