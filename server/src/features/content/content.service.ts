@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { chapters, moduleCompletions, modules, questions, topics, videos } from '../../db/schema.ts';
@@ -14,12 +14,10 @@ export async function listChapters(db: Db, language: Language): Promise<Chapter[
   }));
 }
 
-const moduleHref = (chapterId: number, moduleId: number) => `/content/${String(chapterId)}/${String(moduleId)}`;
-
-/** Spec 3 Module: id, chapter_id, title, complete (for this student), href. */
-export async function listModulesForStudent(
+/** Modules with whether this student completed each (one query, one join). */
+async function selectModules(
   db: Db,
-  input: { chapterId: number; studentId: number; language: Language },
+  input: { studentId: number; language: Language; where: SQL | undefined },
 ): Promise<Module[]> {
   const rows = await db
     .select({
@@ -34,43 +32,32 @@ export async function listModulesForStudent(
       moduleCompletions,
       and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, input.studentId)),
     )
-    .where(eq(modules.chapterId, input.chapterId))
+    .where(input.where)
     .orderBy(asc(modules.position));
   return rows.map((row) => ({
     id: row.id,
     chapter_id: row.chapterId,
     title: pick(input.language, row.title, row.titleEs),
     complete: row.completedAt !== null,
-    href: moduleHref(row.chapterId, row.id),
+    href: `/content/${String(row.chapterId)}/${String(row.id)}`,
   }));
+}
+
+/** Spec 3 Module: id, chapter_id, title, complete (for this student), href. */
+export async function listModulesForStudent(
+  db: Db,
+  input: { chapterId: number; studentId: number; language: Language },
+): Promise<Module[]> {
+  return selectModules(db, { ...input, where: eq(modules.chapterId, input.chapterId) });
 }
 
 export async function getModuleForStudent(
   db: Db,
   input: { moduleId: number; studentId: number; language: Language },
 ): Promise<Module> {
-  const [row] = await db
-    .select({
-      id: modules.id,
-      chapterId: modules.chapterId,
-      title: modules.title,
-      titleEs: modules.titleEs,
-      completedAt: moduleCompletions.completedAt,
-    })
-    .from(modules)
-    .leftJoin(
-      moduleCompletions,
-      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, input.studentId)),
-    )
-    .where(eq(modules.id, input.moduleId));
-  if (!row) throw notFound('No such module.');
-  return {
-    id: row.id,
-    chapter_id: row.chapterId,
-    title: pick(input.language, row.title, row.titleEs),
-    complete: row.completedAt !== null,
-    href: moduleHref(row.chapterId, row.id),
-  };
+  const [module] = await selectModules(db, { ...input, where: eq(modules.id, input.moduleId) });
+  if (!module) throw notFound('No such module.');
+  return module;
 }
 
 export async function listTopics(db: Db, moduleId: number, language: Language): Promise<Topic[]> {
