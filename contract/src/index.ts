@@ -10,3 +10,4 @@ export * from './content.ts';
 export * from './progress.ts';
 export * from './quiz.ts';
 export * from './certificates.ts';
+export * from './admin.ts';

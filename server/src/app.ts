@@ -10,6 +10,7 @@ import { type Auth, findAuth } from './plugins/session.ts';
 import { registerVideos } from './plugins/videos.ts';
 import { registerWeb } from './plugins/web.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
+import { registerAdminRoutes } from './features/admin/admin.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProgressRoutes(app, deps);
   registerQuizRoutes(app, deps);
   registerCertificateRoutes(app, deps);
+  registerAdminRoutes(app, deps);
   await registerPaymentRoutes(app, deps);
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 

@@ -3,6 +3,7 @@ import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
 import { AdminComingSoonPage, AdminIndexPage } from '../features/admin/admin-pages.tsx';
 import { ArchivePage } from '../features/admin/archive-page.tsx';
+import { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
 import { CertificatesPage } from '../features/certificates/certificates-page.tsx';
 import { VerifyPage } from '../features/certificates/verify-page.tsx';
 import { ChapterPage } from '../features/course/chapter-page.tsx';
@@ -67,7 +68,7 @@ export const router = createBrowserRouter([
         children: [
           { path: '/admin', element: <AdminIndexPage /> },
           { path: '/admin/students', element: <AdminComingSoonPage page="students" /> },
-          { path: '/admin/students/:studentId', element: <AdminComingSoonPage page="studentDetail" /> },
+          { path: '/admin/students/:studentId', element: <StudentDetailPage /> },
           { path: '/admin/student-sign-up', element: <AdminComingSoonPage page="studentSignUp" /> },
           { path: '/admin/modify-questions', element: <AdminComingSoonPage page="modifyQuestions" /> },
           { path: '/admin/modify-questions/:questionId', element: <AdminComingSoonPage page="editQuestion" /> },

@@ -1,17 +1,4 @@
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+import { MONTHS } from '../../platform/pdf/certificate-pdf.ts';
 
 /**
  * Spec 2: the completion date a super_admin types, like 'January 1, 2023', parsed strictly: a full
@@ -20,7 +7,7 @@ const MONTHS = [
 export function parseCompletionDate(text: string, today: Date): string | null {
   const match = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
   if (!match) return null;
-  const month = MONTHS.indexOf(match[1] as (typeof MONTHS)[number]);
+  const month = MONTHS.indexOf(match[1] ?? '');
   const day = Number(match[2]);
   const year = Number(match[3]);
   if (month < 0) return null;

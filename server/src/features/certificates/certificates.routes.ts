@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   getLatestCertificate,
   issueCertificate as issueCertificateEndpoint,
+  resendCertificateDelivery,
   listCertificates,
   searchCertificateArchive,
   verifyCertificate,
@@ -11,7 +12,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve } from '../../plugins/endpoint.ts';
+import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
@@ -19,12 +20,14 @@ import { parseCompletionDate } from './certificate-dates.ts';
 import {
   courseNotComplete,
   findCertificateFile,
+  findDeliveryOwner,
   getCertificateOf,
   issueCertificate,
   listCertificatesOf,
   searchArchive,
   verifyCertificateNumber,
 } from './certificates.service.ts';
+import { resendDelivery } from './deliveries.service.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 
 /** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
@@ -83,6 +86,14 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   serve(app, listCertificates, SIGNED_IN, async ({ params, auth }) => {
     await getVisibleStudent(db, auth, params.studentId);
     return listCertificatesOf(db, params.studentId);
+  });
+
+  // Decision 010: an admin sends a certificate email again, from the dead letter or to repeat it.
+  serve(app, resendCertificateDelivery, staffRoles('super_admin', 'admin'), async ({ params, auth }) => {
+    const owner = await findDeliveryOwner(db, params.id);
+    if (!owner || !canSeeStudent(auth, owner)) throw notFound('No such delivery.');
+    await resendDelivery(db, clock, params.id);
+    return { status: 'queued' as const };
   });
 
   serve(app, searchCertificateArchive, ANY_STAFF, async ({ params, auth }) =>

@@ -100,17 +100,15 @@ export async function issueCertificate(
       { recipient: 'student' as const, email: student.student.email },
       ...(student.courtEmail ? [{ recipient: 'court' as const, email: student.courtEmail }] : []),
     ];
-    await tx
-      .insert(certificateDeliveries)
-      .values(
-        recipients.map((r) => ({
-          ...r,
-          certificateId: row.id,
-          status: 'queued' as const,
-          nextAttemptAt: now,
-          queuedAt: now,
-        })),
-      );
+    await tx.insert(certificateDeliveries).values(
+      recipients.map((r) => ({
+        ...r,
+        certificateId: row.id,
+        status: 'queued' as const,
+        nextAttemptAt: now,
+        queuedAt: now,
+      })),
+    );
   }
   return { id: row.id, created: true };
 }
@@ -238,3 +236,44 @@ export async function searchArchive(db: Db, query: string, courtId: number | nul
 
 export const courseNotComplete = () =>
   new AppError(409, 'COURSE_NOT_COMPLETE', 'A certificate is issued once the final exam is passed.');
+
+/** For admins: the certificates with every delivery's address, attempts and last error. */
+export async function listCertificatesWithDeliveries(db: Db, studentId: number) {
+  const list = await listCertificatesOf(db, studentId);
+  if (list.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(certificateDeliveries)
+    .where(
+      inArray(
+        certificateDeliveries.certificateId,
+        list.map((certificate) => certificate.id),
+      ),
+    )
+    .orderBy(asc(certificateDeliveries.id));
+  return list.map((certificate) => ({
+    ...certificate,
+    deliveries: rows
+      .filter((row) => row.certificateId === certificate.id)
+      .map((row) => ({
+        id: row.id,
+        recipient: row.recipient,
+        email: row.email,
+        status: row.status,
+        attempts: row.attempts,
+        last_error: row.lastError,
+        sent_at: row.sentAt?.toISOString() ?? null,
+      })),
+  }));
+}
+
+/** The student a delivery belongs to, for the scope check before an admin resends it. */
+export async function findDeliveryOwner(db: Db, deliveryId: number) {
+  const [row] = await db
+    .select({ id: students.id, courtId: students.courtId })
+    .from(certificateDeliveries)
+    .innerJoin(certificates, eq(certificates.id, certificateDeliveries.certificateId))
+    .innerJoin(students, eq(students.id, certificates.studentId))
+    .where(eq(certificateDeliveries.id, deliveryId));
+  return row ?? null;
+}

@@ -52,7 +52,8 @@ const GOLD = rgb(0.68, 0.54, 0.24);
 const INK = rgb(0.13, 0.13, 0.15);
 const MUTED = rgb(0.38, 0.38, 0.42);
 
-const MONTHS = [
+/** English month names: the certificate and the dates a super_admin types use them. */
+export const MONTHS = [
   'January',
   'February',
   'March',
@@ -169,7 +170,7 @@ export async function renderCertificatePdf(
 
   doc.setTitle(`Certificate of Completion ${certificateNumber}`);
   doc.setAuthor(schoolName);
-  doc.setSubject(`Certificate of completion for ${studentName}`);
+  doc.setSubject(`Certificate of completion for ${studentName}: ${clean(snapshot.courseName)}`);
   doc.setKeywords(['certificate of completion', certificateNumber]);
   doc.setCreator(`${schoolName} certificate renderer`);
   doc.setProducer('pdf-lib');
@@ -182,13 +183,18 @@ export async function renderCertificatePdf(
   drawHeading(page, fonts, schoolName);
   drawRecipient(page, fonts, studentName, clean(snapshot.courseName), completionDate);
   drawDetails(page, fonts, [
-    { label: 'Certificate number', value: certificateNumber },
-    { label: 'Issue date', value: formatIsoDate(snapshot.issuedAt.slice(0, 10)) },
-    { label: 'Driver’s license number', value: clean(snapshot.dlNumber) },
-    { label: 'Date of birth', value: clean(snapshot.dateOfBirth) },
-    { label: 'Rules profile', value: clean(snapshot.rulesProfile) },
-    { label: 'Court', value: clean(snapshot.courtName) },
-    { label: 'Course', value: clean(snapshot.courseName) },
+    [
+      { label: 'Certificate number', value: certificateNumber },
+      // The date as written in the timestamp (UTC for a 'Z' timestamp), like the completion date.
+      { label: 'Issue date', value: formatIsoDate(snapshot.issuedAt.slice(0, 10)) },
+      { label: 'Driver’s license number', value: clean(snapshot.dlNumber) },
+      { label: 'Date of birth', value: clean(snapshot.dateOfBirth) },
+      { label: 'Rules profile', value: clean(snapshot.rulesProfile) },
+    ],
+    [
+      { label: 'Court', value: clean(snapshot.courtName) },
+      { label: 'Course', value: clean(snapshot.courseName) },
+    ],
   ]);
   drawSignature(page, fonts, clean(options.signatoryName ?? 'School Director'));
   drawVerification(page, fonts, verifyUrl);
@@ -201,9 +207,22 @@ export async function renderCertificatePdf(
  * subsets. Derived from the content, never random, so the same certificate renders to the same bytes.
  */
 function subsetTags(snapshot: CertificateSnapshot, options: CertificatePdfOptions): { regular: string; bold: string } {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([snapshot, options]))
-    .digest();
+  // Fields in a fixed order: key order or extra properties of the objects passed in must not change the bytes.
+  const content = [
+    snapshot.number,
+    snapshot.studentName,
+    snapshot.dlNumber,
+    snapshot.dateOfBirth,
+    snapshot.courtName,
+    snapshot.courseName,
+    snapshot.completionDate,
+    snapshot.rulesProfile,
+    snapshot.issuedAt,
+    options.schoolName,
+    options.verifyUrl,
+    options.signatoryName ?? null,
+  ];
+  const digest = createHash('sha256').update(JSON.stringify(content)).digest();
   const letters = [...digest.subarray(0, 12)].map((byte) => String.fromCharCode(65 + (byte % 26))).join('');
   return { regular: letters.slice(0, 6), bold: letters.slice(6) };
 }
@@ -227,27 +246,69 @@ function drawBorder(page: PDFPage): void {
   });
 }
 
+// Baselines from the bottom of the page, top to bottom; the inner border runs at 30 pt from each edge.
+const LAYOUT = {
+  schoolName: 528,
+  title: 474,
+  ornament: 452,
+  certifiesThat: 416,
+  studentName: 374,
+  nameRule: 362,
+  completedThe: 336,
+  course: 313,
+  completedOn: 290,
+  detailsTop: 266,
+  detailsRowHeight: 40,
+  signatureLine: 100,
+  qrBottom: 80,
+  qrSize: 88,
+  verifyText: 62,
+};
+
 function drawHeading(page: PDFPage, fonts: Fonts, schoolName: string): void {
-  drawSpacedCentered(page, schoolName.toUpperCase(), { font: fonts.bold, size: 13, y: 534, color: NAVY, spacing: 1.5 });
-  drawCentered(page, 'Certificate of Completion', { font: fonts.bold, size: 36, y: 484, color: NAVY });
-  drawOrnament(page, 462);
+  drawSpacedCentered(page, schoolName.toUpperCase(), {
+    font: fonts.bold,
+    size: 13,
+    y: LAYOUT.schoolName,
+    color: NAVY,
+    spacing: 1.5,
+  });
+  drawCentered(page, 'Certificate of Completion', { font: fonts.bold, size: 36, y: LAYOUT.title, color: NAVY });
+  drawOrnament(page, LAYOUT.ornament);
 }
 
 function drawRecipient(page: PDFPage, fonts: Fonts, studentName: string, courseName: string, date: string): void {
-  drawCentered(page, 'This certifies that', { font: fonts.regular, size: 13, y: 426, color: INK });
-  drawCentered(page, studentName, { font: fonts.bold, size: 30, y: 384, color: INK, maxWidth: 560 });
+  const contentWidth = CONTENT_RIGHT - CONTENT_LEFT;
+  drawCentered(page, 'This certifies that', { font: fonts.regular, size: 13, y: LAYOUT.certifiesThat, color: INK });
+  const nameWidth = drawCentered(page, studentName, {
+    font: fonts.bold,
+    size: 30,
+    y: LAYOUT.studentName,
+    color: INK,
+    maxWidth: contentWidth - 40,
+  });
+  // The rule under the name reaches a little past a long name.
+  const ruleHalf = Math.max(240, nameWidth / 2 + 20);
   page.drawLine({
-    start: { x: CENTER_X - 230, y: 372 },
-    end: { x: CENTER_X + 230, y: 372 },
+    start: { x: CENTER_X - ruleHalf, y: LAYOUT.nameRule },
+    end: { x: CENTER_X + ruleHalf, y: LAYOUT.nameRule },
     color: GOLD,
     thickness: 0.75,
   });
-
-  const sentence = `has successfully completed the ${courseName} on ${date}.`;
-  const { lines, size } = wrapToLines(sentence, fonts.regular, 13, 600, 2);
-  lines.forEach((line, index) => {
-    drawCentered(page, line, { font: fonts.regular, size, y: 348 - index * (size + 5), color: INK });
+  drawCentered(page, 'has successfully completed the', {
+    font: fonts.regular,
+    size: 12.5,
+    y: LAYOUT.completedThe,
+    color: INK,
   });
+  drawCentered(page, courseName, {
+    font: fonts.bold,
+    size: 15,
+    y: LAYOUT.course,
+    color: NAVY,
+    maxWidth: contentWidth,
+  });
+  drawCentered(page, `on ${date}.`, { font: fonts.regular, size: 12.5, y: LAYOUT.completedOn, color: INK });
 }
 
 interface Detail {
@@ -256,60 +317,71 @@ interface Detail {
 }
 
 /**
- * Five short facts on one row, the two long ones (court, course) on a second row, each label above its value.
+ * Rows of facts, each label above its value, between two thin rules. Each cell is as wide as its label or value
+ * plus an equal share of the row's spare room, so columns are evenly spaced and a long court name takes the room
+ * that short values leave; a row too long for the page shrinks all its cells in proportion.
  */
-function drawDetails(page: PDFPage, fonts: Fonts, details: Detail[]): void {
-  const top = 286;
+function drawDetails(page: PDFPage, fonts: Fonts, rows: Detail[][]): void {
+  const labelSize = 7;
+  const valueSize = 10.5;
+  const padding = 6;
   const width = CONTENT_RIGHT - CONTENT_LEFT;
-  page.drawLine({
-    start: { x: CONTENT_LEFT, y: top + 16 },
-    end: { x: CONTENT_RIGHT, y: top + 16 },
-    color: GOLD,
-    thickness: 0.5,
-  });
-  const rows = [details.slice(0, 5), details.slice(5)];
+  const rule = (y: number): void => {
+    page.drawLine({ start: { x: CONTENT_LEFT, y }, end: { x: CONTENT_RIGHT, y }, color: GOLD, thickness: 0.5 });
+  };
+  const labelTop = LAYOUT.detailsTop - 16;
+  rule(LAYOUT.detailsTop);
   rows.forEach((row, rowIndex) => {
-    const cellWidth = width / row.length;
-    row.forEach((detail, cellIndex) => {
-      const x = CONTENT_LEFT + cellIndex * cellWidth + 6;
-      const y = top - rowIndex * 40;
-      drawLeft(page, detail.label.toUpperCase(), {
+    const labelY = labelTop - rowIndex * LAYOUT.detailsRowHeight;
+    const cells = row.map((detail) => ({ ...detail, label: detail.label.toUpperCase() }));
+    const natural = cells.map(
+      (cell) =>
+        Math.max(
+          fonts.bold.widthOfTextAtSize(cell.label, labelSize),
+          fonts.regular.widthOfTextAtSize(cell.value, valueSize),
+        ) +
+        2 * padding,
+    );
+    const total = natural.reduce((sum, cellWidth) => sum + cellWidth, 0);
+    const spare = (width - total) / cells.length;
+    let x = CONTENT_LEFT;
+    cells.forEach((cell, index) => {
+      const naturalWidth = natural[index] ?? 0;
+      const cellWidth = spare >= 0 ? naturalWidth + spare : (naturalWidth * width) / total;
+      const maxWidth = cellWidth - 2 * padding;
+      drawLeft(page, cell.label, {
         font: fonts.bold,
-        size: 7,
-        x,
-        y,
+        size: labelSize,
+        x: x + padding,
+        y: labelY,
         color: MUTED,
-        maxWidth: cellWidth - 12,
+        maxWidth,
       });
-      drawLeft(page, detail.value, {
+      drawLeft(page, cell.value, {
         font: fonts.regular,
-        size: 10.5,
-        x,
-        y: y - 15,
+        size: valueSize,
+        x: x + padding,
+        y: labelY - 15,
         color: INK,
-        maxWidth: cellWidth - 12,
+        maxWidth,
       });
+      x += cellWidth;
     });
   });
-  const bottom = top - 40 * (rows.length - 1) - 27;
-  page.drawLine({
-    start: { x: CONTENT_LEFT, y: bottom },
-    end: { x: CONTENT_RIGHT, y: bottom },
-    color: GOLD,
-    thickness: 0.5,
-  });
+  rule(labelTop - (rows.length - 1) * LAYOUT.detailsRowHeight - 27);
 }
 
 function drawSignature(page: PDFPage, fonts: Fonts, signatoryName: string): void {
   const left = CONTENT_LEFT + 6;
   const width = 220;
-  page.drawLine({ start: { x: left, y: 110 }, end: { x: left + width, y: 110 }, color: INK, thickness: 0.75 });
-  drawLeft(page, signatoryName, { font: fonts.bold, size: 11, x: left, y: 95, color: INK, maxWidth: width });
+  const y = LAYOUT.signatureLine;
+  page.drawLine({ start: { x: left, y }, end: { x: left + width, y }, color: INK, thickness: 0.75 });
+  drawLeft(page, signatoryName, { font: fonts.bold, size: 11, x: left, y: y - 15, color: INK, maxWidth: width });
   drawLeft(page, 'Authorized signature', {
     font: fonts.regular,
     size: 8.5,
     x: left,
-    y: 82,
+    y: y - 28,
     color: MUTED,
     maxWidth: width,
   });
@@ -323,11 +395,11 @@ function drawSignature(page: PDFPage, fonts: Fonts, signatoryName: string): void
 function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void {
   const qr = QRCode.create(verifyUrl, { errorCorrectionLevel: 'M' });
   const modules = qr.modules.size;
-  const size = 88;
+  const size = LAYOUT.qrSize;
   const moduleSize = size / modules;
   const right = CONTENT_RIGHT - 6;
   const left = right - size;
-  const bottom = 92;
+  const bottom = LAYOUT.qrBottom;
   const operators = [pushGraphicsState(), setFillingRgbColor(INK.red, INK.green, INK.blue)];
   for (let row = 0; row < modules; row += 1) {
     let column = 0;
@@ -354,7 +426,7 @@ function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void 
     font: fonts.regular,
     size: 7,
     x: right,
-    y: 80,
+    y: LAYOUT.verifyText,
     color: MUTED,
     maxWidth: 300,
   });
@@ -380,10 +452,12 @@ interface TextStyle {
   maxWidth?: number;
 }
 
-function drawCentered(page: PDFPage, text: string, style: TextStyle): void {
+/** Returns the width drawn. */
+function drawCentered(page: PDFPage, text: string, style: TextStyle): number {
   const size = fitSize(text, style);
   const width = style.font.widthOfTextAtSize(text, size);
   page.drawText(text, { x: CENTER_X - width / 2, y: style.y, size, font: style.font, color: style.color });
+  return width;
 }
 
 function drawLeft(page: PDFPage, text: string, style: TextStyle & { x: number }): void {
@@ -416,40 +490,6 @@ function fitSize(text: string, style: TextStyle): number {
   return width <= style.maxWidth ? style.size : (style.size * style.maxWidth) / width;
 }
 
-/** Word-wraps to at most `maxLines` lines of `maxWidth`, shrinking the font until it fits. */
-function wrapToLines(
-  text: string,
-  font: PDFFont,
-  preferredSize: number,
-  maxWidth: number,
-  maxLines: number,
-): { lines: string[]; size: number } {
-  let size = preferredSize;
-  for (;;) {
-    const lines = wrap(text, font, size, maxWidth);
-    const widest = Math.max(...lines.map((line) => font.widthOfTextAtSize(line, size)));
-    if (lines.length <= maxLines && widest <= maxWidth) return { lines, size };
-    if (lines.length <= maxLines) return { lines, size: (size * maxWidth) / widest };
-    size *= 0.95;
-  }
-}
-
-function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (line !== '' && font.widthOfTextAtSize(candidate, size) > maxWidth) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = candidate;
-    }
-  }
-  lines.push(line);
-  return lines;
-}
-
 /** One line of text: NFC so a name typed with combining accents uses the font's precomposed letters. */
 function clean(text: string): string {
   return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
@@ -463,8 +503,9 @@ function parseTimestamp(value: string): Date {
 
 /** 'YYYY-MM-DD' -> 'November 22, 2026'; the date is printed as given, with no time zone conversion. */
 function formatIsoDate(value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(value);
-  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
-  if (!match || month === undefined) throw new Error(`Invalid ISO date: ${value}`);
-  return `${month} ${Number(match[3])}, ${match[1]}`;
+  const [, year = '', month = '', day = ''] = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(value) ?? [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const monthName = MONTHS[Number(month) - 1];
+  if (monthName === undefined || date.getUTCDate() !== Number(day)) throw new Error(`Invalid ISO date: ${value}`);
+  return `${monthName} ${Number(day)}, ${year}`;
 }

@@ -1,0 +1,300 @@
+import { readFile } from 'node:fs/promises';
+import fontkit from '@pdf-lib/fontkit';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import {
+  renderCertificatePdf,
+  sha256Hex,
+  type CertificatePdfOptions,
+  type CertificateSnapshot,
+} from './certificate-pdf.ts';
+
+function createSnapshot(overrides: Partial<CertificateSnapshot> = {}): CertificateSnapshot {
+  return {
+    number: 'TS-2026-000123',
+    studentName: 'José Núñez',
+    dlNumber: 'D1234567',
+    dateOfBirth: '04/17/1990',
+    courtName: 'Superior Court of California, County of Santa Clara',
+    courseName: 'Court-Assigned Defensive Driving Course (4 chapters and final exam)',
+    completionDate: '2026-11-22',
+    rulesProfile: 'default (spec)',
+    issuedAt: '2026-11-22T18:30:00.000Z',
+    ...overrides,
+  };
+}
+
+function createOptions(overrides: Partial<CertificatePdfOptions> = {}): CertificatePdfOptions {
+  return {
+    schoolName: 'Golden State Online Traffic School',
+    verifyUrl: 'https://traffic-school.example.com/verify/TS-2026-000123',
+    ...overrides,
+  };
+}
+
+interface TextRun {
+  text: string;
+  size: number;
+  x: number;
+  y: number;
+}
+
+/**
+ * pdf-lib cannot extract text, so this reads what a PDF viewer would: each text-showing operator of the page's
+ * content, with its glyph codes mapped back to Unicode through the embedded font's ToUnicode map.
+ */
+async function readPage(
+  bytes: Uint8Array,
+): Promise<{ runs: TextRun[]; content: string; resources: PDFDict; toUnicode: Map<string, Map<string, string>> }> {
+  const doc = await PDFDocument.load(bytes);
+  const page = doc.getPage(0);
+  const resources = page.node.Resources();
+  if (!resources) throw new Error('page has no resources');
+  const decode = (stream: unknown): string => {
+    if (!(stream instanceof PDFRawStream)) throw new Error('expected a stream as pdf-lib loads it');
+    return new TextDecoder().decode(decodePDFRawStream(stream).decode());
+  };
+
+  const fonts = resources.lookup(PDFName.of('Font'), PDFDict);
+  const toUnicode = new Map<string, Map<string, string>>();
+  for (const [name] of fonts.entries()) {
+    const cmap = decode(fonts.lookup(name, PDFDict).lookup(PDFName.of('ToUnicode')));
+    const map = new Map<string, string>();
+    for (const [, code = '', unicode = ''] of cmap.matchAll(/<([0-9a-fA-F]{4})> <([0-9a-fA-F]+)>/g)) {
+      const units = unicode.match(/.{4}/g) ?? [];
+      map.set(code.toUpperCase(), String.fromCharCode(...units.map((unit) => parseInt(unit, 16))));
+    }
+    toUnicode.set(name.asString(), map);
+  }
+
+  const contents = page.node.Contents();
+  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+  const content = streams.map(decode).join('\n');
+
+  const runs: TextRun[] = [];
+  let font = new Map<string, string>();
+  let size = 0;
+  let x = 0;
+  let y = 0;
+  for (const line of content.split('\n')) {
+    const fontOperator = /^(\/\S+) ([\d.]+) Tf$/.exec(line);
+    const matrix = /^1 0 0 1 ([\d.-]+) ([\d.-]+) Tm$/.exec(line);
+    const show = /^<([0-9A-Fa-f]*)> Tj$/.exec(line);
+    if (fontOperator) {
+      font = toUnicode.get(fontOperator[1] ?? '') ?? new Map();
+      size = Number(fontOperator[2]);
+    } else if (matrix) {
+      x = Number(matrix[1]);
+      y = Number(matrix[2]);
+    } else if (show) {
+      const codes = show[1]?.match(/.{4}/g) ?? [];
+      runs.push({ text: codes.map((code) => font.get(code.toUpperCase()) ?? '\uFFFD').join(''), size, x, y });
+    }
+  }
+  return { runs, content, resources, toUnicode };
+}
+
+function runWithText(runs: TextRun[], text: string): TextRun {
+  const run = runs.find((candidate) => candidate.text === text);
+  if (!run) throw new Error(`no text run "${text}" in:\n${runs.map((r) => r.text).join('\n')}`);
+  return run;
+}
+
+describe('renderCertificatePdf', () => {
+  it('makes a PDF file', async () => {
+    const bytes = await renderCertificatePdf(createSnapshot(), createOptions());
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe('%PDF-');
+  });
+
+  it('makes one landscape US Letter page (792 x 612 pt) that pdf-lib reads back', async () => {
+    const doc = await PDFDocument.load(await renderCertificatePdf(createSnapshot(), createOptions()));
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 792, height: 612 });
+  });
+
+  it('titles the document with the certificate number and dates it from issuedAt, not the clock', async () => {
+    const doc = await PDFDocument.load(await renderCertificatePdf(createSnapshot(), createOptions()), {
+      updateMetadata: false,
+    });
+    expect(doc.getTitle()).toBe('Certificate of Completion TS-2026-000123');
+    expect(doc.getAuthor()).toBe('Golden State Online Traffic School');
+    expect(doc.getCreator()).toBeTruthy();
+    expect(doc.getCreationDate()?.toISOString()).toBe('2026-11-22T18:30:00.000Z');
+    expect(doc.getModificationDate()?.toISOString()).toBe('2026-11-22T18:30:00.000Z');
+  });
+
+  it('renders the same snapshot to the same bytes', async () => {
+    const first = await renderCertificatePdf(createSnapshot(), createOptions());
+    const second = await renderCertificatePdf(createSnapshot(), createOptions());
+    expect(sha256Hex(second)).toBe(sha256Hex(first));
+  });
+
+  it('renders the same bytes whatever the order of the snapshot fields', async () => {
+    const snapshot = createSnapshot();
+    const reordered = Object.fromEntries(Object.entries(snapshot).reverse()) as unknown as CertificateSnapshot;
+    const first = await renderCertificatePdf(snapshot, createOptions());
+    const second = await renderCertificatePdf(reordered, createOptions());
+    expect(sha256Hex(second)).toBe(sha256Hex(first));
+  });
+
+  it('renders a different certificate number to different bytes', async () => {
+    const first = await renderCertificatePdf(createSnapshot(), createOptions());
+    const second = await renderCertificatePdf(createSnapshot({ number: 'TS-2026-000124' }), createOptions());
+    expect(sha256Hex(second)).not.toBe(sha256Hex(first));
+  });
+
+  it('writes the name, completion sentence and every detail as text a viewer can extract', async () => {
+    const { runs } = await readPage(await renderCertificatePdf(createSnapshot(), createOptions()));
+    const texts = runs.map((run) => run.text);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'GOLDEN STATE ONLINE TRAFFIC SCHOOL',
+        'Certificate of Completion',
+        'This certifies that',
+        'José Núñez',
+        'has successfully completed the',
+        'Court-Assigned Defensive Driving Course (4 chapters and final exam)',
+        'on November 22, 2026.',
+        'TS-2026-000123',
+        'November 22, 2026',
+        'D1234567',
+        '04/17/1990',
+        'Superior Court of California, County of Santa Clara',
+        'default (spec)',
+        'School Director',
+        'Authorized signature',
+        'Verify at https://traffic-school.example.com/verify/TS-2026-000123',
+      ]),
+    );
+    expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT', 'COURSE']));
+  });
+
+  it.each(['José Núñez', 'Zoë Łukasz', 'Đorđe Čolić', 'Nguyễn Thị Ánh', 'Øystein Ærø-Åsheim'])(
+    'renders the accented name %s letter for letter',
+    async (studentName) => {
+      const { runs } = await readPage(await renderCertificatePdf(createSnapshot({ studentName }), createOptions()));
+      expect(runWithText(runs, studentName).size).toBe(30);
+    },
+  );
+
+  it('renders a name typed with combining accents as the precomposed letters', async () => {
+    const { runs } = await readPage(
+      await renderCertificatePdf(createSnapshot({ studentName: 'Jose\u0301 Nu\u0301n\u0303ez' }), createOptions()),
+    );
+    runWithText(runs, 'José Núñez');
+  });
+
+  it('does not fail on a name with letters the font lacks', async () => {
+    const bytes = await renderCertificatePdf(createSnapshot({ studentName: '王小明 Wang' }), createOptions());
+    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
+  });
+
+  it('shrinks a very long name, school name and court name to fit inside the border', async () => {
+    const studentName =
+      'Maria Guadalupe Fernández-Villaseñor de la Concepción Świętochowska-Đurđević Núñez y Montenegro-Łukasiewicz';
+    const schoolName = 'The Exceptionally Long Name of the Online Court-Assigned Traffic Violator School of California';
+    const courtName =
+      'Superior Court of the State of California for the County of San Bernardino, Traffic Division, Fontana';
+    const { runs } = await readPage(
+      await renderCertificatePdf(createSnapshot({ studentName, courtName }), createOptions({ schoolName })),
+    );
+
+    // Centered lines: a left edge inside the content margin means the right edge is too.
+    const name = runWithText(runs, studentName);
+    expect(name.size).toBeLessThan(30);
+    expect(name.x).toBeGreaterThanOrEqual(84);
+    const school = runWithText(runs, schoolName.toUpperCase());
+    expect(school.x).toBeGreaterThanOrEqual(84);
+    expect(runWithText(runs, courtName).size).toBeLessThan(10.5);
+  });
+
+  it('draws the verification QR code as vector rectangles, with no image', async () => {
+    const verifyUrl = 'https://traffic-school.example.com/verify/TS-2026-000123';
+    const { content, resources } = await readPage(
+      await renderCertificatePdf(createSnapshot(), createOptions({ verifyUrl })),
+    );
+    const { modules } = QRCode.create(verifyUrl, { errorCorrectionLevel: 'M' });
+    let darkRuns = 0;
+    for (let row = 0; row < modules.size; row += 1) {
+      for (let column = 0; column < modules.size; column += 1) {
+        if (modules.get(row, column) && (column === 0 || !modules.get(row, column - 1))) darkRuns += 1;
+      }
+    }
+    const rectangles = content.split('\n').filter((line) => line.endsWith(' re'));
+    expect(rectangles).toHaveLength(darkRuns);
+    const images = resources.lookupMaybe(PDFName.of('XObject'), PDFDict);
+    expect(images?.keys() ?? []).toEqual([]);
+  });
+
+  it('embeds each letter with the same outline as in the font file', async () => {
+    const { resources, toUnicode } = await readPage(
+      await renderCertificatePdf(createSnapshot({ studentName: 'Zoë Łukasz' }), createOptions()),
+    );
+    const fonts = resources.lookup(PDFName.of('Font'), PDFDict);
+    let compared = 0;
+    for (const [name] of fonts.entries()) {
+      const font = fonts.lookup(name, PDFDict);
+      const descendant = font.lookup(PDFName.of('DescendantFonts'), PDFArray).lookup(0, PDFDict);
+      const fontFile = descendant.lookup(PDFName.of('FontDescriptor'), PDFDict).lookup(PDFName.of('FontFile2'));
+      if (!(fontFile instanceof PDFRawStream)) throw new Error('no embedded TrueType font');
+      const subset = fontkit.create(decodePDFRawStream(fontFile).decode());
+      const weight = font.lookup(PDFName.of('BaseFont'))?.toString().includes('Bold') ? 'Bold' : 'Regular';
+      const original = fontkit.create(await readFile(new URL(`./fonts/NotoSerif-${weight}.ttf`, import.meta.url)));
+      for (const [code, text] of toUnicode.get(name.asString()) ?? []) {
+        const expected = original.glyphForCodePoint(text.codePointAt(0) ?? 0).path.toSVG();
+        expect(subset.getGlyph(parseInt(code, 16)).path.toSVG(), `${weight} ${text}`).toBe(expected);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(40);
+  });
+
+  it('signs with the signatory name when one is given', async () => {
+    const { runs } = await readPage(
+      await renderCertificatePdf(createSnapshot(), createOptions({ signatoryName: 'Dana Whitfield, Director' })),
+    );
+    runWithText(runs, 'Dana Whitfield, Director');
+    expect(runs.map((run) => run.text)).not.toContain('School Director');
+  });
+
+  it('embeds only the glyphs it uses, so a certificate stays small', async () => {
+    const bytes = await renderCertificatePdf(createSnapshot(), createOptions());
+    expect(bytes.length).toBeLessThan(40_000);
+  });
+
+  it('renders fifty certificates in a row, each one different', async () => {
+    const hashes = new Set<string>();
+    for (let index = 0; index < 50; index += 1) {
+      const number = `TS-2026-${String(index).padStart(6, '0')}`;
+      hashes.add(sha256Hex(await renderCertificatePdf(createSnapshot({ number }), createOptions())));
+    }
+    expect(hashes.size).toBe(50);
+  });
+
+  it('refuses a verification URL that is not absolute', async () => {
+    await expect(
+      renderCertificatePdf(createSnapshot(), createOptions({ verifyUrl: '/verify/TS-1' })),
+    ).rejects.toThrow();
+  });
+
+  it('refuses a completion date that is not YYYY-MM-DD', async () => {
+    await expect(
+      renderCertificatePdf(createSnapshot({ completionDate: '11/22/2026' }), createOptions()),
+    ).rejects.toThrow('Invalid ISO date');
+  });
+
+  it('refuses an issuedAt that is not a timestamp', async () => {
+    await expect(renderCertificatePdf(createSnapshot({ issuedAt: 'yesterday' }), createOptions())).rejects.toThrow(
+      'Invalid issuedAt',
+    );
+  });
+});
+
+describe('sha256Hex', () => {
+  it('gives the SHA-256 of the bytes in lowercase hex', () => {
+    expect(sha256Hex(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+});
