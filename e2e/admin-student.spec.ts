@@ -1,0 +1,40 @@
+import { expect, expectNoSeriousA11yViolations, registerStudent, signInAsAdmin, test } from './fixtures.ts';
+
+test('a super_admin marks a student paid and issues a certificate with a chosen date from the student detail', async ({
+  page,
+  request,
+}) => {
+  const student = await registerStudent(request);
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto(`/admin/students/${String(student.id)}`);
+  await expect(page.getByRole('heading', { name: `Ana ${student.last_name}` })).toBeVisible();
+  await expect(page.getByText('In Progress')).toBeVisible();
+  await expect(page.getByText(student.dl_number)).toBeVisible();
+  await expect(page.getByText('04/15/1990')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole('button', { name: 'Mark as paid' }).click();
+  await expect(page.getByRole('button', { name: 'Mark as paid' })).toHaveCount(0);
+  const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  await expect(page.getByText(today).first()).toBeVisible();
+  await expect(page.getByText(/Marked paid by staff/)).toBeVisible();
+
+  const dateBox = page.getByLabel('Completion date');
+  await expect(dateBox).toHaveAttribute('placeholder', 'January 1, 2023');
+  await dateBox.fill('Jan 1 2023');
+  await page.getByRole('button', { name: 'Generate new certificate' }).click();
+  await expect(page.getByRole('alert')).toContainText('January 1, 2023');
+
+  await dateBox.fill('January 1, 2023');
+  await page.getByRole('button', { name: 'Generate new certificate' }).click();
+  await expect(page.getByRole('link', { name: 'Certificate_Of_Completion.pdf' })).toBeVisible();
+  await expect(page.getByText(/^TS-\d{4}-\d{6}/)).toBeVisible();
+});
+
+test('a student id that does not exist shows the spec message', async ({ page }) => {
+  await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto('/admin/students/999999');
+  await expect(page.getByRole('alert')).toHaveText('Error getting student details');
+});
