@@ -26,6 +26,27 @@ describe('the logs', () => {
     stdout.mockRestore();
   });
 
+  it('never hold the licence number or email an archive search puts in its URL', async () => {
+    const member = await createStaff(t.db, { role: 'admin' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/admin',
+      payload: { username: member.username, password: member.password },
+    });
+    const cookie = sessionCookieFrom(signIn);
+    written.length = 0;
+    for (const search of ['Q7654321', 'someone.private@example.com']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/students/archivedata/${search}`,
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(logs()).not.toContain(search);
+    }
+    expect(logs()).toContain('/api/students/archivedata/[redacted]');
+  });
+
   it('are captured by this test, one JSON line per entry', async () => {
     written.length = 0;
     await t.app.inject({ method: 'GET', url: '/api/health' });

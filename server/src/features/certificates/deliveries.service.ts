@@ -5,6 +5,7 @@ import { certificateDeliveries, certificates } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
+import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
 
 /** Decision 010: retry with backoff (1 min doubling to 1 h) for at least a day, then wait for an admin. */
 export const RETRY_FOR_MS = 26 * 3600_000;
@@ -26,6 +27,7 @@ function certificateEmail(
   config: Config,
   recipient: 'student' | 'court',
   certificate: { number: string; snapshot: unknown },
+  downloadPath: string,
 ): { subject: string; text: string } {
   const snapshot = certificate.snapshot as { studentName: string; courtName: string; completionDate: string };
   if (recipient === 'court') {
@@ -43,7 +45,8 @@ function certificateEmail(
     text:
       `Hello ${snapshot.studentName},\n\n` +
       `Congratulations on completing your traffic school course. Your certificate of completion is attached, and a copy has been sent to the ${snapshot.courtName}.\n` +
-      `You can also download it any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +
+      `You can also download it for the next ${String(LINK_DAYS)} days at ${config.publicUrl}${downloadPath}\n` +
+      `or any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +
       `Questions? Write to ${config.supportEmail}.\n\n${config.schoolName}\n`,
   };
 }
@@ -83,6 +86,7 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
   });
 
   let sent = 0;
+  const linkKey = claimed.length > 0 ? await getLinkKey(db) : '';
   for (const delivery of claimed) {
     const [certificate] = await db
       .select({ number: certificates.number, snapshot: certificates.snapshot, pdf: certificates.pdf })
@@ -91,7 +95,8 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
     if (!certificate) continue;
     const attempts = delivery.attempts + 1;
     try {
-      const { subject, text } = certificateEmail(config, delivery.recipient, certificate);
+      const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
+      const { subject, text } = certificateEmail(config, delivery.recipient, certificate, downloadPath);
       await mailer.send({
         to: delivery.email,
         subject,
