@@ -16,7 +16,12 @@ test('a super_admin marks a student paid and issues a certificate with a chosen 
 
   await page.getByRole('button', { name: 'Mark as paid' }).click();
   await expect(page.getByRole('button', { name: 'Mark as paid' })).toHaveCount(0);
-  const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const today = new Date().toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
   await expect(page.getByText(today).first()).toBeVisible();
   await expect(page.getByText(/Marked paid by staff/)).toBeVisible();
 

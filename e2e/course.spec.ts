@@ -113,7 +113,18 @@ test('a module shows its topics and its interactive video question', async ({ pa
   await expect(page.getByRole('heading', { name: 'Video question' })).toBeVisible();
   await page.getByRole('button', { name: 'Play video' }).click();
   // The question appears when the start clip ends; there are no seek controls to skip ahead.
-  const question = page.getByRole('group').filter({ has: page.getByRole('button') });
+  const question = page
+    .getByRole('group')
+    .filter({ has: page.getByRole('button') })
+    .filter({ hasNotText: 'English' });
   await expect(question).toBeVisible({ timeout: 20_000 });
   await expectNoSeriousA11yViolations(page);
+  // Choosing an answer plays its outcome and says whether it was the safe choice.
+  await question.getByRole('button').first().click();
+  await expect(page.getByText(/Right choice!|Not the safe choice/)).toBeVisible();
+
+  // The course text follows the language switch.
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'El derecho de paso' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Marcar como completado' })).toBeVisible();
 });

@@ -56,7 +56,7 @@ test.describe('student sign-in', () => {
     await expect(page).toHaveURL(/\/content\/1$/);
     // A deep link reloads to the same page.
     await page.goto('/content/3');
-    await expect(page.getByRole('heading', { name: 'Chapter 3' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Impaired and Distracted Driving' })).toBeVisible();
 
     // A signed-in student who opens a login page is sent home.
     await page.goto('/login');
@@ -118,7 +118,7 @@ test.describe('admin sign-in', () => {
       await expect(nav.getByRole('link', { name: item, exact: true })).toBeVisible();
     }
     await expectNoSeriousA11yViolations(page);
-    await page.goto('/admin/students/12');
+    await page.goto('/admin/students/999999');
     await expect(page.getByRole('alert')).toHaveText('Error getting student details');
     await page.goto('/admin-login');
     await expect(page).toHaveURL(/\/admin$/);

@@ -93,6 +93,22 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
       .from(certificates)
       .where(eq(certificates.id, delivery.certificateId));
     if (!certificate) continue;
+    // Renew the lease before each send, and only if it is still this round's: a round slowed by
+    // the mail server must not send what another instance has since claimed.
+    const [stillMine] = await db
+      .update(certificateDeliveries)
+      .set({ lockedUntil: new Date(clock.now().getTime() + LEASE_MS) })
+      .where(
+        and(
+          eq(certificateDeliveries.id, delivery.id),
+          eq(certificateDeliveries.status, 'queued'),
+          delivery.lockedUntil
+            ? eq(certificateDeliveries.lockedUntil, delivery.lockedUntil)
+            : isNull(certificateDeliveries.lockedUntil),
+        ),
+      )
+      .returning({ id: certificateDeliveries.id });
+    if (!stillMine) continue;
     const attempts = delivery.attempts + 1;
     try {
       const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
