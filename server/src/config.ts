@@ -29,6 +29,21 @@ const ConfigSchema = z.object({
   VIDEO_BASE_URL: z.preprocess(blankAsUndefined, z.string().default('/videos')),
   /** How many proxies in front of the server to trust for the client's address (0: none). */
   TRUST_PROXY: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(10).default(0)),
+  /** The school's time zone: completion dates and certificate years are the school's calendar days. */
+  SCHOOL_TIME_ZONE: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .default('America/Los_Angeles')
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as America/Los_Angeles'),
+  ),
   LOG_LEVEL: z.preprocess(
     blankAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -81,6 +96,7 @@ export interface Config {
   readonly logLevel: string;
   /** Proxy hops whose X-Forwarded-For is believed (the rate limits key on the client's address). */
   readonly trustProxy: number;
+  readonly schoolTimeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     videoBaseUrl: e.VIDEO_BASE_URL,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    schoolTimeZone: e.SCHOOL_TIME_ZONE,
   });
 }
 

@@ -16,6 +16,7 @@ import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '
 import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
+import { localDate } from '../../platform/clock.ts';
 import { parseCompletionDate } from './certificate-dates.ts';
 import {
   courseNotComplete,
@@ -64,7 +65,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
     }
     if (auth.kind !== 'student') throw forbidden('Staff issue certificates with a completion date (noEmail=1).');
     if (!student.completedAt) throw courseNotComplete();
-    const completionDate = student.completedAt.toISOString().slice(0, 10);
+    const completionDate = localDate(student.completedAt, config.schoolTimeZone);
     const issued = await db.transaction((tx) =>
       issueCertificate(tx as unknown as Db, context, {
         studentId: student.id,

@@ -3,7 +3,7 @@ import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { formatCertificateNumber, maskName } from './certificate-dates.ts';
@@ -64,7 +64,7 @@ export async function issueCertificate(
     .where(eq(students.id, input.studentId));
   if (!student) throw notFound('No such student.');
   const now = context.clock.now();
-  const number = await nextNumber(tx, now.getUTCFullYear());
+  const number = await nextNumber(tx, Number(localDate(now, context.config.schoolTimeZone).slice(0, 4)));
   const snapshot: CertificateSnapshot = {
     number,
     studentName: `${student.student.firstName} ${student.student.lastName}`,

@@ -64,6 +64,19 @@ describe('certificates', () => {
     client.post('/api/pdf/certificate?noEmail=1', { studentId, completionDate });
 
   describe('issuing on a final pass', () => {
+    it("dates the completion by the school's calendar, not UTC: 9 pm in Los Angeles is still that day", async () => {
+      const student = await createCourseStudent(t);
+      const before = t.clock.now();
+      t.clock.set(new Date('2026-11-23T05:00:00Z')); // 9 pm on November 22 in America/Los_Angeles
+      try {
+        await recordCourseCompletion(t, student.id);
+      } finally {
+        t.clock.set(before);
+      }
+      const certificate = await onlyCertificateOf(t.db, student.id);
+      expect(certificate.completionDate).toBe('2026-11-22');
+    });
+
     it('issues exactly one certificate: a TS-<year>-NNNNNN number, a snapshot, a PDF with its SHA-256 and two queued deliveries', async () => {
       const student = await createCourseStudent(t, { firstName: 'José', lastName: 'Núñez', dob: '1988-07-04' });
 

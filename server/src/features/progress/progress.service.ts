@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
 
@@ -130,7 +130,7 @@ export async function completeCourse(tx: Db, context: IssueContext, studentId: n
     .select({ completedAt: students.completedAt })
     .from(students)
     .where(eq(students.id, studentId));
-  const completionDate = (student?.completedAt ?? now).toISOString().slice(0, 10);
+  const completionDate = localDate(student?.completedAt ?? now, context.config.schoolTimeZone);
   await issueCertificate(tx, context, { studentId, source: 'completion', completionDate, email: true });
 }
 
