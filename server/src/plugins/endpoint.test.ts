@@ -54,7 +54,9 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
       return Promise.resolve(typeof name === 'string' ? (callers[name] ?? null) : null);
     });
 
-    serve(app, whoAmI('/public'), PUBLIC, async ({ auth }) => ({ who: auth?.kind ?? 'nobody' }));
+    serve(app, whoAmI('/public'), PUBLIC, async ({ request }) => ({
+      who: (await request.getAuth())?.kind ?? 'nobody',
+    }));
     serve(app, whoAmI('/student'), STUDENT, async ({ auth }) => ({ who: `student ${String(auth.studentId)}` }));
     serve(app, whoAmI('/course'), PAID_STUDENT, async ({ auth }) => ({
       who: `paid student ${String(auth.studentId)}`,

@@ -24,13 +24,15 @@ export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: 
   });
 
   // Signing out is open to anyone: without a session it only clears the cookie.
-  serve(app, logout, PUBLIC, async ({ auth, reply }) => {
+  serve(app, logout, PUBLIC, async ({ request, reply }) => {
+    const auth = await request.getAuth();
     if (auth) await endSession(db, clock, auth.tokenHash);
     clearSessionCookie(reply);
     return undefined;
   });
 
-  serve(app, getCurrentUser, PUBLIC, async ({ auth }) => {
+  serve(app, getCurrentUser, PUBLIC, async ({ request }) => {
+    const auth = await request.getAuth();
     if (!auth) throw unauthenticated();
     return { user: await getSessionUser(db, auth) };
   });

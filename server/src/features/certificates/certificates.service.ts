@@ -115,8 +115,8 @@ export async function issueCertificate(
 
 export const fileUrl = (number: string) => `/api/certificates/${encodeURIComponent(number)}/pdf`;
 
-/** Spec 3 Certificate rows of one enrolment, newest first, with each recipient's delivery state. */
-export async function listCertificatesOf(db: Db, studentId: number): Promise<Certificate[]> {
+/** A student's certificates, newest first, each with its delivery rows (two queries in all). */
+async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
   const rows = await db
     .select({
       id: certificates.id,
@@ -139,19 +139,27 @@ export async function listCertificatesOf(db: Db, studentId: number): Promise<Cer
     )
     .orderBy(asc(certificateDeliveries.id));
   return rows.map((row) => ({
-    id: row.id,
-    number: row.number,
-    generated_at: row.issuedAt.toISOString(),
-    completion_date: row.completionDate,
-    file_url: fileUrl(row.number),
-    url: fileUrl(row.number),
-    deliveries: deliveries
-      .filter((delivery) => delivery.certificateId === row.id)
-      .map((delivery) => ({
-        recipient: delivery.recipient,
-        status: delivery.status,
-        sent_at: delivery.sentAt?.toISOString() ?? null,
-      })),
+    certificate: {
+      id: row.id,
+      number: row.number,
+      generated_at: row.issuedAt.toISOString(),
+      completion_date: row.completionDate,
+      file_url: fileUrl(row.number),
+      url: fileUrl(row.number),
+    },
+    deliveries: deliveries.filter((delivery) => delivery.certificateId === row.id),
+  }));
+}
+
+/** Spec 3 Certificate rows of one enrolment, newest first, with each recipient's delivery state. */
+export async function listCertificatesOf(db: Db, studentId: number): Promise<Certificate[]> {
+  return (await loadCertificatesWithDeliveries(db, studentId)).map(({ certificate, deliveries }) => ({
+    ...certificate,
+    deliveries: deliveries.map((delivery) => ({
+      recipient: delivery.recipient,
+      status: delivery.status,
+      sent_at: delivery.sentAt?.toISOString() ?? null,
+    })),
   }));
 }
 
@@ -239,31 +247,17 @@ export const courseNotComplete = () =>
 
 /** For admins: the certificates with every delivery's address, attempts and last error. */
 export async function listCertificatesWithDeliveries(db: Db, studentId: number) {
-  const list = await listCertificatesOf(db, studentId);
-  if (list.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(certificateDeliveries)
-    .where(
-      inArray(
-        certificateDeliveries.certificateId,
-        list.map((certificate) => certificate.id),
-      ),
-    )
-    .orderBy(asc(certificateDeliveries.id));
-  return list.map((certificate) => ({
+  return (await loadCertificatesWithDeliveries(db, studentId)).map(({ certificate, deliveries }) => ({
     ...certificate,
-    deliveries: rows
-      .filter((row) => row.certificateId === certificate.id)
-      .map((row) => ({
-        id: row.id,
-        recipient: row.recipient,
-        email: row.email,
-        status: row.status,
-        attempts: row.attempts,
-        last_error: row.lastError,
-        sent_at: row.sentAt?.toISOString() ?? null,
-      })),
+    deliveries: deliveries.map((delivery) => ({
+      id: delivery.id,
+      recipient: delivery.recipient,
+      email: delivery.email,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      last_error: delivery.lastError,
+      sent_at: delivery.sentAt?.toISOString() ?? null,
+    })),
   }));
 }
 
