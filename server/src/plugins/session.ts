@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -57,11 +57,12 @@ export function clearSessionCookie(reply: FastifyReply): void {
  * Who is calling: the session behind the cookie, if it is open, unexpired, and its owner is
  * still an active enrolment or an enabled staff account. One query.
  */
-export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): Promise<Auth | null> {
-  const token = request.cookies[SESSION_COOKIE];
-  if (!token || token.length > 200) return null;
-  const tokenHash = hashToken(token);
-  const [row] = await db
+/**
+ * The session lookup runs on every signed-in request, so it is built once per database as a
+ * prepared statement (drizzle's query building cost more than the query itself).
+ */
+function prepareSessionLookup(db: Db) {
+  return db
     .select({
       studentId: students.id,
       studentArchivedAt: students.archivedAt,
@@ -74,8 +75,28 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
     .from(sessions)
     .leftJoin(students, eq(students.id, sessions.studentId))
     .leftJoin(staff, eq(staff.id, sessions.staffId))
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.endedAt), gt(sessions.expiresAt, clock.now())))
-    .limit(1);
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.endedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('find_session');
+}
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): Promise<Auth | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash, now: clock.now() });
   if (!row) return null;
   if (row.studentId !== null && row.studentArchivedAt === null) {
     return { kind: 'student', tokenHash, studentId: row.studentId, paid: row.studentPaymentAt !== null };
