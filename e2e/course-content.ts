@@ -25,6 +25,14 @@ export function answerKey(): Map<string, string> {
   return key;
 }
 
+/**
+ * The admin journey edits a question by appending this mark (e2e/admin-area.spec.ts); tests
+ * running beside it still find the question in the key.
+ */
+export const REVIEW_MARK = ' (reviewed)';
+export const withoutReviewMark = (text: string) =>
+  text.endsWith(REVIEW_MARK) ? text.slice(0, -REVIEW_MARK.length) : text;
+
 /** Completes a chapter (6: the final) through the API with a signed-in student's session, as the pages would. */
 export async function passChapterByApi(request: APIRequestContext, studentId: number, chapter: number): Promise<void> {
   const key = answerKey();
@@ -42,7 +50,7 @@ export async function passChapterByApi(request: APIRequestContext, studentId: nu
     questions: { id: number; question: string; answers: { id: number; content: string }[] }[];
   };
   const questions = quiz.questions.map((q) => {
-    const answer = q.answers.find((a) => a.content === key.get(q.question));
+    const answer = q.answers.find((a) => a.content === key.get(withoutReviewMark(q.question)));
     if (!answer) throw new Error(`no key for ${q.question}`);
     return { question: q.id, answer: answer.id };
   });

@@ -21,10 +21,15 @@ export interface TestStudent {
   court: number;
 }
 
+/** Digits unique to this test run (and to this worker), for names, emails and usernames. */
+export function uniqueTag(): string {
+  sequence += 1;
+  return `${String(Date.now()).slice(-7)}${String(process.pid % 1000)}${String(sequence)}`;
+}
+
 /** Registration details unique to this test run. */
 export function newStudentDetails(): Omit<TestStudent, 'id'> {
-  sequence += 1;
-  const tag = `${String(Date.now()).slice(-7)}${String(process.pid % 1000)}${String(sequence)}`;
+  const tag = uniqueTag();
   return {
     first_name: 'Ana',
     last_name: `Garcia${tag}`,
@@ -40,8 +45,11 @@ export function newStudentDetails(): Omit<TestStudent, 'id'> {
 }
 
 /** A student registered through the public API, as the registration page would. */
-export async function registerStudent(request: APIRequestContext): Promise<TestStudent> {
-  const details = newStudentDetails();
+export async function registerStudent(
+  request: APIRequestContext,
+  overrides: Partial<Omit<TestStudent, 'id'>> = {},
+): Promise<TestStudent> {
+  const details = { ...newStudentDetails(), ...overrides };
   const response = await request.post('/api/register/student', { data: details });
   expect(response.status()).toBe(201);
   const { studentId } = (await response.json()) as { studentId: number };
@@ -63,10 +71,69 @@ export async function registerPaidStudent(request: APIRequestContext): Promise<T
 
 /** Signs the first super_admin in through the staff login page. */
 export async function signInAsAdmin(page: Page): Promise<void> {
+  await signInAsStaff(page, E2E_ADMIN);
+}
+
+/** Signs a staff member in through the staff login page. */
+export async function signInAsStaff(page: Page, staff: { username: string; password: string }): Promise<void> {
   await page.goto('/admin-login');
-  await page.getByLabel('Username or email').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByLabel('Username or email').fill(staff.username);
+  await page.getByLabel('Password').fill(staff.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs a request context in as a student, as the login page would. */
+export async function signInStudentByApi(
+  request: APIRequestContext,
+  student: Pick<TestStudent, 'last_name' | 'dl_number'>,
+): Promise<void> {
+  const login = await request.post('/api/login/student', {
+    data: { last_name: student.last_name, dl_number: student.dl_number },
+  });
+  expect(login.status()).toBe(200);
+}
+
+export interface TestStaff {
+  id: number;
+  username: string;
+  name: string;
+  password: string;
+}
+
+/** The one-time token of a set-password link (it travels in the fragment: `#token=...`). */
+export function tokenOfSetPasswordUrl(url: string): string {
+  const token = new URLSearchParams(new URL(url).hash.slice(1)).get('token');
+  if (!token) throw new Error(`no token in ${url}`);
+  return token;
+}
+
+/**
+ * A staff account the first super_admin creates through the API, with its password chosen
+ * through the one-time set-password link, as the new member would. The context ends signed out.
+ */
+export async function createStaffByApi(
+  request: APIRequestContext,
+  account: { role: 'super_admin' | 'admin' | 'clerk'; court_id: number | null },
+): Promise<TestStaff> {
+  const tag = uniqueTag();
+  const username = `staff-${tag}`;
+  const name = `Staff ${tag}`;
+  const password = `staff-password-${tag}`;
+  const login = await request.post('/api/login/admin', {
+    data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password },
+  });
+  expect(login.status()).toBe(200);
+  const created = await request.post('/api/admin/users', {
+    data: { username, name, email: `${username}@school.example`, ...account },
+  });
+  expect(created.status()).toBe(201);
+  const { user, link } = (await created.json()) as { user: { id: number }; link: { setPasswordUrl: string } };
+  await request.post('/api/logout');
+  const set = await request.post('/api/public/staff/set-password', {
+    data: { token: tokenOfSetPasswordUrl(link.setPasswordUrl), password },
+  });
+  expect(set.status()).toBe(200);
+  return { id: user.id, username, name, password };
 }
 
 /** Signs a student in through the login page. */

@@ -11,3 +11,6 @@ export * from './progress.ts';
 export * from './quiz.ts';
 export * from './certificates.ts';
 export * from './admin.ts';
+export * from './rules.ts';
+export * from './seat-time.ts';
+export * from './identity.ts';

@@ -21,6 +21,15 @@ export const QuizSchema = z.object({
   attemptId: z.number().int(),
   chapter: z.number().int(),
   passMark: z.number().int(),
+  /** Questions in this attempt (the student's rules profile decides how many). */
+  questionCount: z.number().int(),
+  /** Attempts the rules profile allows at this quiz in all; null is unlimited (the spec). */
+  attemptsAllowed: z.number().int().nullable(),
+  /**
+   * true when the student's quizzes follow the spec's numbers exactly (10 passed at 7, the final
+   * 20 passed at 14, unlimited retakes): the page then shows the spec's own instruction sentence.
+   */
+  specRules: z.boolean(),
   questions: z.array(QuizQuestionSchema),
 });
 export type Quiz = z.infer<typeof QuizSchema>;

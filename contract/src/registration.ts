@@ -71,6 +71,13 @@ export const RegistrationSchema = z.object({
     .refine((dob) => parseDateOfBirth(dob) !== null, 'Date of birth is not a valid date.'),
   /** Manual enrolment by a signed-in admin (spec 7); ignored for anyone else. */
   backdoor: z.boolean().optional(),
+  /** Optional (issue 8): the date the court expects the certificate by, MM/DD/YYYY. */
+  court_due_date: z
+    .string()
+    .trim()
+    .regex(DOB_PATTERN, 'The court due date must be MM/DD/YYYY.')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 export type Registration = z.input<typeof RegistrationSchema>;
 

@@ -11,6 +11,13 @@ import { registerVideos } from './plugins/videos.ts';
 import { registerWeb } from './plugins/web.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
+import { registerDashboardRoutes } from './features/admin/dashboard.routes.ts';
+import { registerAuditRoutes } from './features/audit/audit.routes.ts';
+import { registerQuestionRoutes } from './features/questions/questions.routes.ts';
+import { registerStaffRoutes } from './features/staff/staff.routes.ts';
+import { registerIdentityCheckRoutes } from './features/rules/identity-checks.routes.ts';
+import { registerRulesRoutes } from './features/rules/rules.routes.ts';
+import { registerSeatTimeRoutes } from './features/rules/seat-time.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
@@ -106,6 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerQuizRoutes(app, deps);
   registerCertificateRoutes(app, deps);
   registerAdminRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
+  registerQuestionRoutes(app, deps);
+  registerStaffRoutes(app, deps);
+  registerAuditRoutes(app, deps);
+  registerRulesRoutes(app, deps);
+  registerSeatTimeRoutes(app, deps);
+  registerIdentityCheckRoutes(app, deps);
   await registerPaymentRoutes(app, deps);
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 

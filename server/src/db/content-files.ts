@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { z } from 'zod';
+import { type RulesProfile, RulesProfileSchema } from '@ts/contract';
 
 /**
  * Reads the reviewed course files under content/ (format: content/README.md) into plain,
@@ -22,7 +23,16 @@ const CourtsFileSchema = z.object({
     z.object({
       state: z.string().length(2),
       name: z.string().min(1),
-      courts: z.array(z.object({ name: z.string().min(1), email: z.email().optional() })).min(1),
+      courts: z
+        .array(
+          z.object({
+            name: z.string().min(1),
+            email: z.email().optional(),
+            /** The rules profile of content/rules/ the court's students take the course under (default: the spec's). */
+            rulesProfile: z.string().optional(),
+          }),
+        )
+        .min(1),
     }),
   ),
 });
@@ -107,6 +117,7 @@ export interface VideoContent {
 
 export interface CourseContent {
   courts: CourtsFile;
+  rulesProfiles: RulesProfile[];
   chapters: ChapterContent[];
   videos: VideoContent[];
 }
@@ -208,5 +219,27 @@ export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
   });
   const videosFile = path.join(contentDir, 'course', 'videos.json');
   const videos = fs.existsSync(videosFile) ? readJson(VideosFileSchema, videosFile) : [];
-  return { courts, chapters, videos };
+  const rulesProfiles = readRulesProfiles(contentDir);
+  for (const county of courts.counties) {
+    for (const court of county.courts) {
+      const profile = court.rulesProfile ?? 'default';
+      if (!rulesProfiles.some((p) => p.id === profile)) {
+        throw new Error(`courts.json: ${court.name} names an unknown rules profile "${profile}"`);
+      }
+    }
+  }
+  return { courts, rulesProfiles, chapters, videos };
+}
+
+/** content/rules/<id>.json: the rules profiles (decision 012); `default` must exist. */
+export function readRulesProfiles(contentDir = CONTENT_DIR): RulesProfile[] {
+  const dir = path.join(contentDir, 'rules');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
+  const profiles = files.sort().map((name) => {
+    const profile = readJson(RulesProfileSchema, path.join(dir, name));
+    if (`${profile.id}.json` !== name) throw new Error(`${path.join(dir, name)}: its id must match the file name`);
+    return profile;
+  });
+  if (!profiles.some((profile) => profile.id === 'default')) throw new Error(`${dir}: default.json is missing`);
+  return profiles;
 }

@@ -47,6 +47,8 @@ export const courts = pgTable(
     email: text('email'),
     /** A court may charge a price other than COURSE_PRICE_CENTS. */
     priceCents: integer('price_cents'),
+    /** The rules profile (content/rules/<id>.json) the court's students take the course under. */
+    rulesProfileId: text('rules_profile_id').notNull().default('default'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('courts_name_key').on(t.name), index('courts_county_idx').on(t.countyId)],
@@ -65,12 +67,56 @@ export const staff = pgTable(
     courtId: integer('court_id').references(() => courts.id),
     createdAt: createdAt(),
     disabledAt: moment('disabled_at'),
+    /** When the member last chose a password (null: a new account still waiting for its set-password link). */
+    passwordSetAt: moment('password_set_at'),
   },
   (t) => [
     uniqueIndex('staff_username_key').on(sql`lower(${t.username})`),
     uniqueIndex('staff_email_key').on(sql`lower(${t.email})`),
     check('staff_role_check', sql`${t.role} in ('super_admin', 'admin', 'clerk')`),
+    // Only an admin can be limited to one court (decision 011).
+    check('staff_court_role_check', sql`${t.courtId} is null or ${t.role} = 'admin'`),
   ],
+);
+
+/**
+ * One-time links that let a staff member choose a password (a new account, or a reset by a
+ * super_admin). Only the SHA-256 of the token is stored; a password is never sent by email.
+ */
+export const staffPasswordTokens = pgTable(
+  'staff_password_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdByStaffId: integer('created_by_staff_id').references(() => staff.id),
+    createdAt: createdAt(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+  },
+  (t) => [index('staff_password_tokens_staff_idx').on(t.staffId)],
+);
+
+/**
+ * Append-only record of every change staff make to the school's data: who, what, when, and the
+ * record before and after (secrets such as password hashes are never written here).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: integer('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_entity_idx').on(t.entityType, t.entityId)],
 );
 
 /**
@@ -96,6 +142,11 @@ export const students = pgTable(
       .notNull()
       .references(() => courts.id),
     enrolledByStaffId: integer('enrolled_by_staff_id').references(() => staff.id),
+    /** The rules profile and version of the court when the student enrolled: kept for the whole enrolment. */
+    rulesProfileId: text('rules_profile_id').notNull().default('default'),
+    rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
+    /** The date the court expects the certificate by, when the student gave one at registration. */
+    courtDueDate: date('court_due_date', { mode: 'string' }),
     createdAt: createdAt(),
     paymentAt: moment('payment_at'),
     completedAt: moment('completed_at'),
@@ -369,6 +420,9 @@ export const quizAttempts = pgTable(
     score: integer('score'),
     passed: boolean('passed'),
     result: jsonb('result'),
+    /** The rules profile version the attempt was drawn and graded under. */
+    rulesProfileId: text('rules_profile_id').notNull().default('default'),
+    rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
   },
   (t) => [index('quiz_attempts_student_chapter_idx').on(t.studentId, t.chapterId)],
 );
@@ -416,6 +470,14 @@ export const certificates = pgTable(
     snapshot: jsonb('snapshot').notNull(),
     pdf: bytea('pdf').notNull(),
     pdfSha256: text('pdf_sha256').notNull(),
+    rulesProfileId: text('rules_profile_id').notNull().default('default'),
+    rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
+    /** Who the profile sends it to (decision 012); held_for_state_report sends no court email. */
+    routing: text('routing', { enum: ['student_and_court', 'student_only', 'held_for_state_report'] })
+      .notNull()
+      .default('student_and_court'),
+    /** Kept at least until this date (the profile's retention years). */
+    retainUntil: date('retain_until', { mode: 'string' }),
     issuedAt: createdAt(),
   },
   (t) => [
@@ -462,3 +524,91 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Every version of every rules profile ever loaded from content/rules/ (decision 012). Rows are
+ * never changed: a reviewed change to a profile is a new version, and past attempts and
+ * certificates keep pointing at the version they were made under.
+ */
+export const rulesProfiles = pgTable(
+  'rules_profiles',
+  {
+    id: text('id').notNull(),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').notNull(),
+    loadedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.version] })],
+);
+
+/**
+ * Seat time, append-only: one row per heartbeat the server accepted, with the seconds it
+ * counted for it (0 after an idle gap or over the daily cap). Totals are sums of this ledger;
+ * nothing the browser says about time is trusted. A trigger refuses updates and deletes.
+ */
+export const seatTimeLedger = pgTable(
+  'seat_time_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    moduleId: integer('module_id')
+      .notNull()
+      .references(() => modules.id),
+    chapterId: integer('chapter_id')
+      .notNull()
+      .references(() => chapters.id),
+    /** When the server received the heartbeat (its own clock). */
+    heartbeatAt: moment('heartbeat_at').notNull(),
+    creditedSeconds: integer('credited_seconds').notNull(),
+    /** The school-time-zone day the seconds count towards (for daily caps). */
+    schoolDay: date('school_day', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    index('seat_time_ledger_student_idx').on(t.studentId, t.heartbeatAt),
+    check('seat_time_ledger_credit_check', sql`${t.creditedSeconds} >= 0`),
+  ],
+);
+
+/**
+ * Identity checks asked during the course (decision 012): which fact of the student's record
+ * was asked, when, until when, and the outcome. The answer itself is not kept.
+ */
+export const identityChecks = pgTable(
+  'identity_checks',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    source: text('source', { enum: ['dob', 'zip', 'dl_last4', 'court'] }).notNull(),
+    /** Why it was asked: during study, or before the final exam. */
+    reason: text('reason', { enum: ['random', 'before_final'] }).notNull(),
+    /** The student's counted seat time when it was asked: the next check is scheduled from it. */
+    countedSecondsAtAsk: integer('counted_seconds_at_ask').notNull().default(0),
+    askedAt: moment('asked_at').notNull(),
+    expiresAt: moment('expires_at').notNull(),
+    answeredAt: moment('answered_at'),
+    outcome: text('outcome', { enum: ['passed', 'wrong', 'timed_out'] }),
+  },
+  (t) => [index('identity_checks_student_idx').on(t.studentId, t.askedAt)],
+);
+
+/** A student's course locked after missed identity checks; lifted by time or by an admin. */
+export const courseLocks = pgTable(
+  'course_locks',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    reason: text('reason').notNull(),
+    lockedAt: moment('locked_at').notNull(),
+    /** null: only an admin can lift it. */
+    lockedUntil: moment('locked_until'),
+    unlockedAt: moment('unlocked_at'),
+    unlockedByStaffId: integer('unlocked_by_staff_id').references(() => staff.id),
+  },
+  (t) => [index('course_locks_student_idx').on(t.studentId)],
+);

@@ -1,7 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { CONTENT_DIR, readCourseContent } from './content-files.ts';
-import { answers, chapters, counties, courts, modules, questions, topics, videos } from './schema.ts';
+import { answers, chapters, counties, courts, modules, questions, rulesProfiles, topics, videos } from './schema.ts';
 
 export { CONTENT_DIR };
 
@@ -16,6 +17,23 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
   const content = readCourseContent(contentDir);
 
   await db.transaction(async (tx) => {
+    // A profile version, once loaded, never changes: a reviewed change must raise the version.
+    for (const profile of content.rulesProfiles) {
+      await tx
+        .insert(rulesProfiles)
+        .values({ id: profile.id, version: profile.version, definition: profile })
+        .onConflictDoNothing();
+    }
+    const storedProfiles = await tx.select().from(rulesProfiles);
+    for (const profile of content.rulesProfiles) {
+      const stored = storedProfiles.find((row) => row.id === profile.id && row.version === profile.version);
+      if (stored && !isDeepStrictEqual(stored.definition, profile)) {
+        throw new Error(
+          `content/rules/${profile.id}.json changed without a new version (version ${String(profile.version)} is already loaded)`,
+        );
+      }
+    }
+
     for (const county of content.courts.counties) {
       await tx.insert(counties).values({ state: county.state, name: county.name }).onConflictDoNothing();
     }
@@ -25,8 +43,16 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
       if (countyId === undefined) throw new Error(`county ${county.name} was not saved`);
       await tx
         .insert(courts)
-        .values(county.courts.map((court) => ({ countyId, name: court.name, email: court.email ?? null })))
-        .onConflictDoNothing();
+        .values(
+          county.courts.map((court) => ({
+            countyId,
+            name: court.name,
+            email: court.email ?? null,
+            rulesProfileId: court.rulesProfile ?? 'default',
+          })),
+        )
+        // The reviewed file decides each court's rules profile.
+        .onConflictDoUpdate({ target: courts.name, set: { rulesProfileId: sql.raw('excluded.rules_profile_id') } });
     }
 
     await tx

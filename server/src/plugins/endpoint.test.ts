@@ -11,6 +11,8 @@ const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid
 const AS_PAID_STUDENT: Auth = { kind: 'student', tokenHash: 'h4', studentId: 12, paid: true };
 const AS_CLERK: Auth = { kind: 'staff', tokenHash: 'h2', staffId: 21, role: 'clerk', courtId: null };
 const AS_SUPER_ADMIN: Auth = { kind: 'staff', tokenHash: 'h3', staffId: 22, role: 'super_admin', courtId: null };
+const AS_COURT_ADMIN: Auth = { kind: 'staff', tokenHash: 'h5', staffId: 23, role: 'admin', courtId: 7 };
+const AS_ADMIN: Auth = { kind: 'staff', tokenHash: 'h6', staffId: 24, role: 'admin', courtId: null };
 
 const whoAmI = (path: string) => defineEndpoint({ method: 'GET', path, response: z.object({ who: z.string() }) });
 
@@ -48,6 +50,8 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
       paid_student: AS_PAID_STUDENT,
       clerk: AS_CLERK,
       super_admin: AS_SUPER_ADMIN,
+      court_admin: AS_COURT_ADMIN,
+      admin: AS_ADMIN,
     };
     app.decorateRequest('getAuth', function (this: FastifyRequest) {
       const name = this.headers['x-test-auth'];
@@ -63,6 +67,7 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     }));
     serve(app, whoAmI('/staff'), ANY_STAFF, async ({ auth }) => ({ who: auth.role }));
     serve(app, whoAmI('/super'), staffRoles('super_admin'), async ({ auth }) => ({ who: auth.role }));
+    serve(app, whoAmI('/admins'), staffRoles('super_admin', 'admin'), async ({ auth }) => ({ who: auth.role }));
     serve(app, studentRow, PUBLIC, async ({ params, query }) => ({
       id: params.id,
       first_name: query.verbose === 'yes' ? 'Maria (verbose)' : 'Maria',
@@ -129,6 +134,12 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
   it('refuses a staff role the route does not name with a 403', async () => {
     expect((await get('/super', 'super_admin')).statusCode).toBe(200);
     expect((await get('/super', 'clerk')).statusCode).toBe(403);
+  });
+
+  it('treats an admin limited to one court as its own role, let in only where a route names it', async () => {
+    expect((await get('/staff', 'court_admin')).json()).toEqual({ who: 'admin' });
+    expect((await get('/admins', 'admin')).json()).toEqual({ who: 'admin' });
+    expect((await get('/admins', 'court_admin')).statusCode).toBe(403);
   });
 
   it('hands the handler parsed params and query, and strips what the answer does not declare', async () => {

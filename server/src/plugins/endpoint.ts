@@ -14,7 +14,18 @@ export type Access =
   | { kind: 'student' }
   | { kind: 'paidStudent' }
   | { kind: 'signedIn' }
-  | { kind: 'staff'; roles: readonly StaffRole[] };
+  | { kind: 'staff'; roles: readonly PolicyRole[] };
+
+/**
+ * The role a staff member acts in for access decisions: an admin limited to one court is its own
+ * role ('court_admin'), so a route lets court-limited admins in only when it names them
+ * (decision 011). Their court scope is then enforced by the handler's policy.
+ */
+export type PolicyRole = StaffRole | 'court_admin';
+
+export function policyRoleOf(auth: { role: StaffRole; courtId: number | null }): PolicyRole {
+  return auth.courtId === null ? auth.role : 'court_admin';
+}
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const STUDENT = { kind: 'student' } as const satisfies Access;
@@ -22,8 +33,12 @@ export const STUDENT = { kind: 'student' } as const satisfies Access;
 export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
 /** Any session, student or staff; the handler's policy decides the rest (a route both use). */
 export const SIGNED_IN = { kind: 'signedIn' } as const satisfies Access;
-export const ANY_STAFF = { kind: 'staff', roles: ['super_admin', 'admin', 'clerk'] } as const satisfies Access;
-export const staffRoles = (...roles: StaffRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
+/** Every staff member, court-limited admins included (the handler applies their court scope). */
+export const ANY_STAFF = {
+  kind: 'staff',
+  roles: ['super_admin', 'admin', 'clerk', 'court_admin'],
+} as const satisfies Access;
+export const staffRoles = (...roles: PolicyRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
 
 type Out<T> = [NonNullable<T>] extends [never]
   ? undefined
@@ -95,7 +110,7 @@ export function serve<E extends Endpoint, A extends Access>(
           throw forbidden();
         }
         if (access.kind === 'paidStudent' && auth.kind === 'student' && !auth.paid) throw paymentRequired();
-        if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(auth.role))) {
+        if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(policyRoleOf(auth)))) {
           throw forbidden();
         }
       }

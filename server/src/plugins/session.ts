@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -47,6 +47,28 @@ export async function endStudentSessions(db: Db, clock: Clock, studentId: number
     .update(sessions)
     .set({ endedAt: clock.now() })
     .where(and(eq(sessions.studentId, studentId), isNull(sessions.endedAt)));
+}
+
+/**
+ * Ends every open session of a staff member (a disabled account, a new password), except the
+ * one given: the session that changed its own password stays signed in.
+ */
+export async function endStaffSessions(
+  db: Db,
+  clock: Clock,
+  staffId: number,
+  options: { exceptTokenHash?: string } = {},
+): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ endedAt: clock.now() })
+    .where(
+      and(
+        eq(sessions.staffId, staffId),
+        isNull(sessions.endedAt),
+        options.exceptTokenHash === undefined ? undefined : ne(sessions.tokenHash, options.exceptTokenHash),
+      ),
+    );
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {

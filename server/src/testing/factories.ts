@@ -130,6 +130,7 @@ export async function createStaff(
       role: options.role ?? 'admin',
       courtId: options.courtId ?? null,
       disabledAt: options.disabledAt ?? null,
+      passwordSetAt: new Date(),
     })
     .returning();
   if (!row) throw new Error('staff member was not created');

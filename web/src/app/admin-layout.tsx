@@ -3,19 +3,28 @@ import type { SessionUser } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 
-/** Spec 6: full admins see every item; an admin limited to one court sees Students and Change Password. */
+/**
+ * Spec 6 and decision 011: full admins see every item of the spec (super_admins also Users and
+ * the Audit log); clerks the read-only ones; an admin limited to one court Students and Change
+ * Password. The server enforces the same table; this only hides what would be refused.
+ */
 export function adminNavItems(user: SessionUser | null, t: (key: string) => string): NavItem[] {
+  const dashboard = { to: '/admin', label: t('admin.nav.dashboard'), end: true };
   const students = { to: '/admin/students', label: t('admin.nav.students') };
+  const studentSignUp = { to: '/admin/student-sign-up', label: t('admin.nav.studentSignUp') };
+  const modifyQuestions = { to: '/admin/modify-questions', label: t('admin.nav.modifyQuestions') };
   const changePassword = { to: '/admin/change-password', label: t('admin.nav.changePassword') };
+  const archive = { to: '/admin/archive', label: t('admin.nav.archive') };
   if (user?.court_id != null) return [students, changePassword];
-  return [
-    { to: '/admin', label: t('admin.nav.dashboard'), end: true },
-    students,
-    { to: '/admin/student-sign-up', label: t('admin.nav.studentSignUp') },
-    { to: '/admin/modify-questions', label: t('admin.nav.modifyQuestions') },
-    changePassword,
-    { to: '/admin/archive', label: t('admin.nav.archive') },
-  ];
+  if (user?.type === 'clerk') return [dashboard, students, changePassword, archive];
+  const items = [dashboard, students, studentSignUp, modifyQuestions, changePassword, archive];
+  if (user?.type === 'super_admin') {
+    items.push(
+      { to: '/admin/users', label: t('admin.nav.users') },
+      { to: '/admin/audit', label: t('admin.nav.audit') },
+    );
+  }
+  return items;
 }
 
 export function AdminLayout() {

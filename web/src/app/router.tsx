@@ -1,7 +1,15 @@
 import { createBrowserRouter } from 'react-router';
 import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
-import { AdminComingSoonPage, AdminIndexPage } from '../features/admin/admin-pages.tsx';
+import { AdminIndexPage } from '../features/admin/admin-pages.tsx';
+import { AuditPage } from '../features/admin/audit-page.tsx';
+import { ChangePasswordPage } from '../features/admin/change-password-page.tsx';
+import { QuestionEditPage } from '../features/admin/question-edit-page.tsx';
+import { QuestionsPage } from '../features/admin/questions-page.tsx';
+import { StudentSignUpPage } from '../features/admin/student-sign-up-page.tsx';
+import { StudentsPage } from '../features/admin/students-page.tsx';
+import { UsersPage } from '../features/admin/users-page.tsx';
+import { SetPasswordPage } from '../features/auth/set-password-page.tsx';
 import { ArchivePage } from '../features/admin/archive-page.tsx';
 import { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
 import { CertificatesPage } from '../features/certificates/certificates-page.tsx';
@@ -37,6 +45,7 @@ export const router = createBrowserRouter([
       { path: '/pay', element: <PayPage /> },
       { path: '/thank-you', element: <ThankYouPage /> },
       { path: '/verify/:number', element: <VerifyPage /> },
+      { path: '/set-password', element: <SetPasswordPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
@@ -67,13 +76,15 @@ export const router = createBrowserRouter([
         element: <AdminLayout />,
         children: [
           { path: '/admin', element: <AdminIndexPage /> },
-          { path: '/admin/students', element: <AdminComingSoonPage page="students" /> },
+          { path: '/admin/students', element: <StudentsPage /> },
           { path: '/admin/students/:studentId', element: <StudentDetailPage /> },
-          { path: '/admin/student-sign-up', element: <AdminComingSoonPage page="studentSignUp" /> },
-          { path: '/admin/modify-questions', element: <AdminComingSoonPage page="modifyQuestions" /> },
-          { path: '/admin/modify-questions/:questionId', element: <AdminComingSoonPage page="editQuestion" /> },
-          { path: '/admin/change-password', element: <AdminComingSoonPage page="changePassword" /> },
+          { path: '/admin/student-sign-up', element: <StudentSignUpPage /> },
+          { path: '/admin/modify-questions', element: <QuestionsPage /> },
+          { path: '/admin/modify-questions/:questionId', element: <QuestionEditPage /> },
+          { path: '/admin/change-password', element: <ChangePasswordPage /> },
           { path: '/admin/archive', element: <ArchivePage /> },
+          { path: '/admin/users', element: <UsersPage /> },
+          { path: '/admin/audit', element: <AuditPage /> },
         ],
       },
     ],

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
 import { useCompletedChapters } from '../features/course/course-queries.ts';
+import { IdentityCheckDialog } from '../features/course/identity-check.tsx';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 import { useSchoolName } from '../lib/queries.ts';
@@ -29,12 +30,16 @@ export function StudentLayout() {
       : []),
   ];
   return (
-    <SidebarLayout
-      title={schoolName}
-      items={items}
-      userName={user?.name ?? ''}
-      onSignOut={() => void signOut()}
-      footer={<SupportFooter />}
-    />
+    <>
+      <SidebarLayout
+        title={schoolName}
+        items={items}
+        userName={user?.name ?? ''}
+        onSignOut={() => void signOut()}
+        footer={<SupportFooter />}
+      />
+      {/* Identity checks (decision 012): nothing shows under a profile without them. */}
+      <IdentityCheckDialog />
+    </>
   );
 }

@@ -1,24 +1,112 @@
-import { asc, eq } from 'drizzle-orm';
-import type { AdminStudent } from '@ts/contract';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { courts, payments, staff, students } from '../../db/schema.ts';
+import { courts, payments, quizAttempts, staff, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
+import { getRulesProfile } from '../rules/rules.service.ts';
+import { getStudentIdentity } from '../rules/identity-checks.service.ts';
+import { type Clock, systemClock } from '../../platform/clock.ts';
+
+type StaffAuth = Extract<Auth, { kind: 'staff' }>;
 
 const longDate = (date: Date) =>
   date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** A search term taken literally by LIKE: its own %, _ and \ are escaped (backslash is the default escape). */
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/** Licence numbers are stored upper-cased without spaces or dashes (RegistrationSchema.dl_number), so searched so too. */
+const normaliseLicenceNumber = (term: string) => term.toUpperCase().replace(/[\s-]/g, '');
+
+/** What a search term matches: part of a first or last name, "first last", the email or the licence number. */
+function matchesSearchTerm(searchTerm: string): SQL | undefined {
+  const term = searchTerm.trim().replace(/\s+/g, ' ');
+  if (term === '') return undefined;
+  const pattern = `%${escapeLike(term)}%`;
+  const licence = normaliseLicenceNumber(term);
+  return or(
+    ilike(students.firstName, pattern),
+    ilike(students.lastName, pattern),
+    ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern),
+    ilike(students.email, pattern),
+    // A term of only spaces and dashes would match every licence number.
+    licence === '' ? undefined : like(students.dlNumber, `%${escapeLike(licence)}%`),
+  );
+}
+
+/**
+ * Spec 2 /admin/students: active enrolments, newest first, a page at a time (pages start at 1),
+ * with the number of all matches. An admin limited to one court sees only that court's students,
+ * whatever court the query names (another court's filter simply finds nothing).
+ */
+export async function listAdminStudents(
+  db: Db,
+  auth: StaffAuth,
+  query: { searchTerm?: string | undefined; page: number; courtId?: number | undefined },
+): Promise<{ rows: AdminStudentRow[]; total: number; page: number; pageSize: number }> {
+  const where = and(
+    isNull(students.archivedAt),
+    auth.courtId === null ? undefined : eq(students.courtId, auth.courtId),
+    query.courtId === undefined ? undefined : eq(students.courtId, query.courtId),
+    query.searchTerm === undefined ? undefined : matchesSearchTerm(query.searchTerm),
+  );
+  const rows = await db
+    .select({
+      id: students.id,
+      firstName: students.firstName,
+      lastName: students.lastName,
+      email: students.email,
+      dlNumber: students.dlNumber,
+      courtId: students.courtId,
+      courtName: courts.name,
+      createdAt: students.createdAt,
+      paymentAt: students.paymentAt,
+      completedAt: students.completedAt,
+    })
+    .from(students)
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(where)
+    .orderBy(desc(students.createdAt), desc(students.id))
+    .limit(ADMIN_STUDENTS_PAGE_SIZE)
+    .offset((query.page - 1) * ADMIN_STUDENTS_PAGE_SIZE);
+  const [totals] = await db.select({ n: count() }).from(students).where(where);
+  return {
+    rows: rows.map((row) => ({
+      id: row.id,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      email: row.email,
+      dl_number: row.dlNumber,
+      court: row.courtId,
+      court_name: row.courtName,
+      payment_at: row.paymentAt?.toISOString() ?? null,
+      completed_at: row.completedAt?.toISOString() ?? null,
+      created_at_formatted: longDate(row.createdAt),
+    })),
+    total: totals?.n ?? 0,
+    page: query.page,
+    pageSize: ADMIN_STUDENTS_PAGE_SIZE,
+  };
+}
 
 /**
  * Spec 2 /admin/students/{id}: everything the detail shows, for staff whose scope covers the
  * student's court (anyone else is told there is no such student).
  */
-export async function getStudentDetail(db: Db, auth: Auth, studentId: number): Promise<AdminStudent> {
+export async function getStudentDetail(
+  db: Db,
+  auth: Auth,
+  studentId: number,
+  clock: Clock = systemClock,
+): Promise<AdminStudent> {
   const [row] = await db
-    .select({ student: students, courtName: courts.name })
+    .select({ student: students, courtName: courts.name, enrolledBy: staff.name })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
+    .leftJoin(staff, eq(staff.id, students.enrolledByStaffId))
     .where(eq(students.id, studentId));
   if (!row || !canSeeStudent(auth, { id: row.student.id, courtId: row.student.courtId })) {
     throw notFound('Error getting student details');
@@ -30,6 +118,17 @@ export async function getStudentDetail(db: Db, auth: Auth, studentId: number): P
     .leftJoin(staff, eq(staff.id, payments.recordedByStaffId))
     .where(eq(payments.studentId, studentId))
     .orderBy(asc(payments.createdAt));
+  const attemptRows = await db
+    .select({
+      chapterId: quizAttempts.chapterId,
+      submittedAt: quizAttempts.submittedAt,
+      score: quizAttempts.score,
+      passed: quizAttempts.passed,
+      total: sql<number>`jsonb_array_length(${quizAttempts.questionIds})`.mapWith(Number),
+    })
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.studentId, studentId), isNotNull(quizAttempts.submittedAt)))
+    .orderBy(asc(quizAttempts.submittedAt), asc(quizAttempts.id));
   const dobDate = new Date(`${student.dob}T00:00:00Z`);
   return {
     id: student.id,
@@ -50,6 +149,13 @@ export async function getStudentDetail(db: Db, auth: Auth, studentId: number): P
     payment_at_formatted: student.paymentAt ? longDate(student.paymentAt) : null,
     completed_at: student.completedAt?.toISOString() ?? null,
     archived_at: student.archivedAt?.toISOString() ?? null,
+    enrolled_by: row.enrolledBy,
+    rules_profile: {
+      id: student.rulesProfileId,
+      version: student.rulesProfileVersion,
+      name: (await getRulesProfile(db, student.rulesProfileId, student.rulesProfileVersion)).name.en,
+    },
+    court_due_date: student.courtDueDate,
     payments: paymentRows.map(({ payment, recordedBy }) => ({
       method: payment.method,
       amount_cents: payment.amountCents,
@@ -57,5 +163,13 @@ export async function getStudentDetail(db: Db, auth: Auth, studentId: number): P
       created_at: payment.createdAt.toISOString(),
     })),
     certificates: await listCertificatesWithDeliveries(db, studentId),
+    attempts: attemptRows.map((attempt) => ({
+      chapter_id: attempt.chapterId,
+      submitted_at: attempt.submittedAt?.toISOString() ?? null,
+      score: attempt.score,
+      passed: attempt.passed,
+      total: attempt.total,
+    })),
+    identity: await getStudentIdentity(db, clock, studentId),
   };
 }

@@ -23,6 +23,7 @@ export async function ensureFirstSuperAdmin(
     name: config.admin.username,
     passwordHash: await hashPassword(password),
     role: 'super_admin',
+    passwordSetAt: new Date(),
   });
   if (config.admin.password === undefined) {
     announce(

@@ -93,7 +93,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   serve(app, resendCertificateDelivery, staffRoles('super_admin', 'admin'), async ({ params, auth }) => {
     const owner = await findDeliveryOwner(db, params.id);
     if (!owner || !canSeeStudent(auth, owner)) throw notFound('No such delivery.');
-    await resendDelivery(db, clock, params.id);
+    await resendDelivery(db, clock, params.id, auth.staffId);
     return { status: 'queued' as const };
   });
 

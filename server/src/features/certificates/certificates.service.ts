@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
@@ -7,10 +8,25 @@ import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { formatCertificateNumber, maskName } from './certificate-dates.ts';
+import { DEFAULT_PROFILE_ID, getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
-/** The rules profile in force; the rules issue makes this per jurisdiction. */
+/** How a certificate under the default profile (version 1, the spec's course) names its rules. */
 export const DEFAULT_RULES_PROFILE = 'default (spec)';
+
+/** The rules line of the snapshot: the spec's own words under the default profile, else "name (vN)". */
+export function describeRulesProfile(profile: StudentProfile): string {
+  if (profile.id === DEFAULT_PROFILE_ID && profile.version === 1) return DEFAULT_RULES_PROFILE;
+  return `${profile.rules.name.en} (v${String(profile.version)})`;
+}
+
+/** The calendar day `years` after an ISO date (29 February becomes 28 February in a common year). */
+function addYears(isoDate: string, years: number): string {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  const target = new Date(Date.UTC(year + years, month - 1, day));
+  if (target.getUTCDate() !== day) target.setUTCDate(0);
+  return target.toISOString().slice(0, 10);
+}
 
 export interface IssueContext {
   clock: Clock;
@@ -64,7 +80,11 @@ export async function issueCertificate(
     .where(eq(students.id, input.studentId));
   if (!student) throw notFound('No such student.');
   const now = context.clock.now();
-  const number = await nextNumber(tx, Number(localDate(now, context.config.schoolTimeZone).slice(0, 4)));
+  const issuedOn = localDate(now, context.config.schoolTimeZone);
+  // Decision 012: the enrolment's profile decides who receives it and how long it is kept.
+  const profile = await getStudentProfile(tx, input.studentId);
+  const { routing, retentionYears } = profile.rules.certificate;
+  const number = await nextNumber(tx, Number(issuedOn.slice(0, 4)));
   const snapshot: CertificateSnapshot = {
     number,
     studentName: `${student.student.firstName} ${student.student.lastName}`,
@@ -73,7 +93,7 @@ export async function issueCertificate(
     courtName: student.courtName,
     courseName: COURSE_NAME,
     completionDate: input.completionDate,
-    rulesProfile: DEFAULT_RULES_PROFILE,
+    rulesProfile: describeRulesProfile(profile),
     issuedAt: now.toISOString(),
   };
   const pdf = await renderCertificatePdf(snapshot, {
@@ -91,6 +111,10 @@ export async function issueCertificate(
       snapshot,
       pdf: Buffer.from(pdf),
       pdfSha256: sha256Hex(pdf),
+      rulesProfileId: profile.id,
+      rulesProfileVersion: profile.version,
+      routing,
+      retainUntil: addYears(issuedOn, retentionYears),
       issuedAt: now,
     })
     .returning({ id: certificates.id });
@@ -98,7 +122,10 @@ export async function issueCertificate(
   if (input.email) {
     const recipients = [
       { recipient: 'student' as const, email: student.student.email },
-      ...(student.courtEmail ? [{ recipient: 'court' as const, email: student.courtEmail }] : []),
+      // Only student_and_court emails the court; held_for_state_report waits for the state's report.
+      ...(student.courtEmail && routing === 'student_and_court'
+        ? [{ recipient: 'court' as const, email: student.courtEmail }]
+        : []),
     ];
     await tx.insert(certificateDeliveries).values(
       recipients.map((r) => ({
@@ -109,6 +136,16 @@ export async function issueCertificate(
         queuedAt: now,
       })),
     );
+  }
+  if (input.source === 'admin' && input.staffId !== undefined) {
+    await recordAudit(tx, context.clock, {
+      staffId: input.staffId,
+      action: 'issue_certificate',
+      entityType: 'certificate',
+      entityId: row.id,
+      before: null,
+      after: { number, student_id: input.studentId, completion_date: input.completionDate },
+    });
   }
   return { id: row.id, created: true };
 }

@@ -746,7 +746,8 @@ describe('certificate delivery by email', () => {
     expect(await deliver()).toBe(0);
     expect(mailTo(student.email)).toEqual([]);
 
-    await resendDelivery(t.db, t.clock, deadLetters[0]!.id);
+    const admin = await createStaff(t.db, { role: 'admin' });
+    await resendDelivery(t.db, t.clock, deadLetters[0]!.id, admin.id);
     const [resent] = await deliveriesOf(t.db, student.certificate.id);
     expect(resent?.status).toBe('queued');
     expect(await deliver()).toBe(1);

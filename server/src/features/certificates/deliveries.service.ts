@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -146,13 +147,27 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
 }
 
 /** An admin sends a delivery again (from the dead-letter state, or to repeat a sent one). */
-export async function resendDelivery(db: Db, clock: Clock, deliveryId: number): Promise<void> {
-  const [row] = await db
-    .update(certificateDeliveries)
-    .set({ status: 'queued', nextAttemptAt: clock.now(), lockedUntil: null, queuedAt: clock.now() })
-    .where(eq(certificateDeliveries.id, deliveryId))
-    .returning({ id: certificateDeliveries.id });
-  if (!row) throw notFound('No such delivery.');
+export async function resendDelivery(db: Db, clock: Clock, deliveryId: number, staffId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: certificateDeliveries.status, attempts: certificateDeliveries.attempts })
+      .from(certificateDeliveries)
+      .where(eq(certificateDeliveries.id, deliveryId))
+      .for('update');
+    if (!before) throw notFound('No such delivery.');
+    await tx
+      .update(certificateDeliveries)
+      .set({ status: 'queued', nextAttemptAt: clock.now(), lockedUntil: null, queuedAt: clock.now() })
+      .where(eq(certificateDeliveries.id, deliveryId));
+    await recordAudit(tx as unknown as Db, clock, {
+      staffId,
+      action: 'resend_delivery',
+      entityType: 'delivery',
+      entityId: deliveryId,
+      before,
+      after: { status: 'queued', attempts: before.attempts },
+    });
+  });
 }
 
 /**

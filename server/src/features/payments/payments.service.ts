@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.ts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
@@ -203,6 +204,14 @@ export async function markStudentPaidManually(
       await tx
         .insert(payments)
         .values({ studentId: marked.id, method: 'manual', recordedByStaffId: input.staffId, createdAt: now });
+      await recordAudit(tx as unknown as Db, clock, {
+        staffId: input.staffId,
+        action: 'mark_paid',
+        entityType: 'student',
+        entityId: marked.id,
+        before: { payment_at: null },
+        after: { payment_at: marked.paymentAt.toISOString(), payment_method: 'manual' },
+      });
       return { studentId: marked.id, paymentAt: marked.paymentAt };
     }
     const [existing] = await tx

@@ -5,6 +5,7 @@ import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts,
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
+import { assertSeatTimeMet } from '../rules/seat-time.service.ts';
 
 /** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
 export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
@@ -72,6 +73,7 @@ export async function completeModule(
     .where(eq(modules.id, input.moduleId));
   if (!module) throw notFound('No such module.');
   await assertChapterOpen(db, input.studentId, module.chapterId);
+  await assertSeatTimeMet(db, input.studentId, { kind: 'module', moduleId: input.moduleId });
   await db
     .insert(moduleCompletions)
     .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: clock.now() })

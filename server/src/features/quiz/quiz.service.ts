@@ -13,8 +13,10 @@ import {
   recordChapterPass,
 } from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/certificates.service.ts';
+import { assertSeatTimeMet } from '../rules/seat-time.service.ts';
 import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
-import { quizRulesFor } from './quiz-rules.ts';
+import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
+import { getRulesProfile, getStudentProfile } from '../rules/rules.service.ts';
 
 /** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
 type StoredResult = Record<Language, ResultQuestion[]>;
@@ -62,7 +64,14 @@ export async function startQuizAttempt(
   }
   await assertChapterOpen(db, studentId, chapterId);
   if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
-  const rules = quizRulesFor(chapterId);
+  await assertSeatTimeMet(
+    db,
+    studentId,
+    chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
+  );
+  // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
+  const profile = await getStudentProfile(db, studentId);
+  const rules = quizRulesFor(profile.rules, chapterId);
 
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
@@ -80,6 +89,7 @@ export async function startQuizAttempt(
       .orderBy(desc(quizAttempts.id))
       .limit(1);
     if (open) return open;
+    await assertAttemptAllowed(tx as unknown as Db, clock, { studentId, chapterId, rules });
     const [previous] = await tx
       .select({ questionIds: quizAttempts.questionIds })
       .from(quizAttempts)
@@ -101,7 +111,14 @@ export async function startQuizAttempt(
     }
     const [created] = await tx
       .insert(quizAttempts)
-      .values({ studentId, chapterId, questionIds, createdAt: clock.now() })
+      .values({
+        studentId,
+        chapterId,
+        questionIds,
+        createdAt: clock.now(),
+        rulesProfileId: profile.id,
+        rulesProfileVersion: profile.version,
+      })
       .returning();
     if (!created) throw new Error('attempt was not saved');
     return created;
@@ -112,6 +129,9 @@ export async function startQuizAttempt(
     attemptId: attempt.id,
     chapter: chapterId,
     passMark: rules.passMark,
+    questionCount: attempt.questionIds.length,
+    attemptsAllowed: rules.attempts,
+    specRules: hasSpecQuizRules(profile.rules),
     questions: drawn.map(({ question, answers: choices }) => ({
       id: question.id,
       chapter_id: question.chapterId,
@@ -211,7 +231,8 @@ export async function gradeQuizAttempt(
       });
     }
   }
-  const rules = quizRulesFor(chapterId);
+  // Graded under the profile version the attempt was drawn under, whatever was loaded since.
+  const rules = quizRulesFor(await getRulesProfile(db, attempt.rulesProfileId, attempt.rulesProfileVersion), chapterId);
   const passed = score >= rules.passMark;
 
   await db.transaction(async (tx) => {

@@ -8,14 +8,19 @@ import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve, STUDENT } from '../../plugins/endpoint.ts';
 import { clearSessionCookie } from '../../plugins/session.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
-import { registerStudent, resetStudentCourse, retakeCourse } from './registration.service.ts';
+import {
+  findManualEnrolmentStaffId,
+  registerStudent,
+  resetStudentCourse,
+  retakeCourse,
+} from './registration.service.ts';
 
-export function registerRegistrationRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
-  // Public: anyone may register. `backdoor` (manual enrolment) counts only for a signed-in staff member.
+export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
+  // Public: anyone may register. `backdoor` (manual enrolment, paid) counts only for a staff session
+  // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
   serve(app, registerStudentEndpoint, PUBLIC, async ({ body, request }) => {
-    const auth = body.backdoor === true ? await request.getAuth() : null;
-    const enrolledBy = body.backdoor === true && auth?.kind === 'staff' ? auth.staffId : null;
-    return registerStudent(db, clock, body, enrolledBy);
+    const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
+    return registerStudent(db, clock, body, enrolledBy, config.schoolTimeZone);
   });
 
   // Public, but proven by a reset token from the duplicate registration, or by the student's own session.

@@ -1,12 +1,15 @@
+import { getCourtProfileRef } from '../rules/rules.service.ts';
 import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { courts, resetTokens, students } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { courts, payments, resetTokens, students } from '../../db/schema.ts';
+import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
-import { endStudentSessions } from '../../plugins/session.ts';
+import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
+import { endStudentSessions, type Auth } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 
 type Registration = z.output<typeof RegistrationSchema>;
 
@@ -20,51 +23,133 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === '23505' || cause?.code === '23505';
 }
 
+/** Decision 011: the policy roles that may enrol a student by hand (spec 7 `backdoor`). */
+const MAY_ENROL_MANUALLY: readonly PolicyRole[] = ['super_admin', 'admin'];
+
+/**
+ * Who a `backdoor: true` registration is enrolled by (decision 011): a staff member allowed to
+ * enrol, or nobody when there is no staff session (the registration is then an ordinary one). A
+ * signed-in staff member whose role may not enrol (a clerk, a court-limited admin) is refused.
+ */
+export function findManualEnrolmentStaffId(auth: Auth | null): number | null {
+  if (auth?.kind !== 'staff') return null;
+  if (!MAY_ENROL_MANUALLY.includes(policyRoleOf(auth))) {
+    throw forbidden('Only an admin can enrol a student by hand.');
+  }
+  return auth.staffId;
+}
+
 /**
  * Spec 4 and 5: registers a new enrolment. An active enrolment with the same email or licence
  * number is a 409 carrying its studentId, and a reset token only when this registration proves
  * that enrolment's sign-in identity (decision 004).
+ *
+ * With `enrolledByStaffId` (manual enrolment, decision 011) the student is enrolled paid: the
+ * school took the money another way, so a `manual` payment recorded by that staff member, the
+ * enrolment and its audit entry are written in one transaction. A duplicate then answers the
+ * same 409 without a reset token: the enrolment form offers no "Continue and Register".
  */
 export async function registerStudent(
   db: Db,
   clock: Clock,
   input: Registration,
   enrolledByStaffId: number | null,
+  schoolTimeZone: string,
 ): Promise<{ studentId: number }> {
   const dob = parseDateOfBirth(input.dob, clock.now());
   if (!dob) throw badRequest('Date of birth is not a valid date.');
+  let courtDueDate: string | null = null;
+  if (input.court_due_date) {
+    courtDueDate = parseCourtDueDate(input.court_due_date, localDate(clock.now(), schoolTimeZone));
+    if (!courtDueDate) throw badRequest('The court due date is not a valid date.');
+  }
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, input.court));
   if (!court) throw badRequest('Please choose a court from the list.');
 
-  await assertNoActiveDuplicate(db, clock, input);
+  const offerReset = enrolledByStaffId === null;
+  await assertNoActiveDuplicate(db, clock, input, offerReset);
+  const now = clock.now();
+  const fields = {
+    firstName: input.first_name,
+    lastName: input.last_name,
+    email: input.email,
+    dlNumber: input.dl_number,
+    dob,
+    address: input.address,
+    city: input.city,
+    state: input.state,
+    zip: input.zip,
+    courtId: input.court,
+    // The court's rules profile as it is today stays the enrolment's rules (decision 012).
+    ...(await pinnedRulesProfile(db, input.court)),
+    courtDueDate,
+  };
   try {
-    const [created] = await db
-      .insert(students)
-      .values({
-        firstName: input.first_name,
-        lastName: input.last_name,
-        email: input.email,
-        dlNumber: input.dl_number,
-        dob,
-        address: input.address,
-        city: input.city,
-        state: input.state,
-        zip: input.zip,
-        courtId: input.court,
-        enrolledByStaffId,
-        createdAt: clock.now(),
-      })
-      .returning({ id: students.id });
-    if (!created) throw new Error('insert returned no row');
-    return { studentId: created.id };
+    if (enrolledByStaffId === null) {
+      const [created] = await db
+        .insert(students)
+        .values({ ...fields, enrolledByStaffId: null, createdAt: now })
+        .returning({ id: students.id });
+      if (!created) throw new Error('insert returned no row');
+      return { studentId: created.id };
+    }
+    return await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(students)
+        .values({ ...fields, enrolledByStaffId, createdAt: now, paymentAt: now })
+        .returning({ id: students.id });
+      if (!created) throw new Error('insert returned no row');
+      await tx
+        .insert(payments)
+        .values({ studentId: created.id, method: 'manual', recordedByStaffId: enrolledByStaffId, createdAt: now });
+      await recordAudit(tx as unknown as Db, clock, {
+        staffId: enrolledByStaffId,
+        action: 'enrol_student',
+        entityType: 'student',
+        entityId: created.id,
+        before: null,
+        after: {
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: input.email,
+          dl_number: input.dl_number,
+          dob,
+          address: input.address,
+          city: input.city,
+          state: input.state,
+          zip: input.zip,
+          court: input.court,
+          payment_at: now.toISOString(),
+          payment_method: 'manual',
+        },
+      });
+      return { studentId: created.id };
+    });
   } catch (error) {
     // Two registrations racing past the check: the unique index decides, with the same answer.
-    if (isUniqueViolation(error)) await assertNoActiveDuplicate(db, clock, input);
+    if (isUniqueViolation(error)) await assertNoActiveDuplicate(db, clock, input, offerReset);
     throw error;
   }
 }
 
-async function assertNoActiveDuplicate(db: Db, clock: Clock, input: Registration): Promise<void> {
+async function pinnedRulesProfile(db: Db, courtId: number) {
+  const profile = await getCourtProfileRef(db, courtId);
+  return { rulesProfileId: profile.id, rulesProfileVersion: profile.version };
+}
+
+/**
+ * A court due date (issue 8), MM/DD/YYYY as the contract's pattern checked it: a real calendar
+ * date, not before `today` (the school's calendar day). Returns YYYY-MM-DD, or null.
+ */
+export function parseCourtDueDate(us: string, today: string): string | null {
+  const [mm, dd, yyyy] = us.split('/').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
+  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return null;
+  const iso = `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
+  return iso < today ? null : iso;
+}
+
+async function assertNoActiveDuplicate(db: Db, clock: Clock, input: Registration, offerReset: boolean): Promise<void> {
   const [existing] = await db
     .select({ id: students.id, dlNumber: students.dlNumber, lastName: students.lastName })
     .from(students)
@@ -76,6 +161,7 @@ async function assertNoActiveDuplicate(db: Db, clock: Clock, input: Registration
   if (!existing) return;
 
   const provesIdentity =
+    offerReset &&
     existing.dlNumber === input.dl_number &&
     existing.lastName.trim().toLowerCase() === input.last_name.trim().toLowerCase();
   let resetToken: string | undefined;

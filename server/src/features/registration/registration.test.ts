@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { REGISTRATION_FIELDS, type Registration } from '@ts/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetTokens, sessions, students } from '../../db/schema.ts';
+import { auditLog, payments, resetTokens, sessions, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { buildRegistration, createStaff, createStudent, getCourtId } from '../../testing/factories.ts';
 import { countRows } from '../../testing/rows.ts';
@@ -385,46 +385,169 @@ describe('registration', () => {
     });
   });
 
-  describe('manual enrolment (spec 7: backdoor true)', () => {
-    it('registers an anonymous caller’s backdoor registration as an ordinary one', async () => {
+  describe('manual enrolment (spec 7: backdoor true; decision 011)', () => {
+    const paymentsOf = (studentId: number) => t.db.select().from(payments).where(eq(payments.studentId, studentId));
+    const auditOf = (studentId: number) =>
+      t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.entityType, 'student'), eq(auditLog.entityId, studentId)));
+
+    it('registers an anonymous caller’s backdoor registration as an ordinary, unpaid one', async () => {
       const response = await register({ ...buildRegistration(), backdoor: true });
       expect(response.statusCode).toBe(201);
-      const row = await findStudent(response.json<{ studentId: number }>().studentId);
-      expect(row?.enrolledByStaffId).toBeNull();
+      const studentId = response.json<{ studentId: number }>().studentId;
+      expect(await findStudent(studentId)).toMatchObject({ enrolledByStaffId: null, paymentAt: null });
+      expect(await paymentsOf(studentId)).toEqual([]);
+      expect(await auditOf(studentId)).toEqual([]);
     });
 
-    it('records which staff member enrolled the student', async () => {
-      const member = await createStaff(t.db, { role: 'admin' });
+    it.each(['admin', 'super_admin'] as const)(
+      'enrols the student paid when a %s sends backdoor: a manual payment, who enrolled them, and an audit entry',
+      async (role) => {
+        const member = await createStaff(t.db, { role });
+        const cookie = await signInStaff(t.app, member);
+        const registration = buildRegistration();
+        const licence = registration.dl_number;
+        // Typed as people do; stored normalised, as every registration is.
+        registration.dl_number = `${licence.slice(0, 4).toLowerCase()} -${licence.slice(4)}`;
+
+        const response = await register({ ...registration, backdoor: true }, cookie);
+
+        expect(response.statusCode).toBe(201);
+        const studentId = response.json<{ studentId: number }>().studentId;
+        expect(await findStudent(studentId)).toMatchObject({
+          enrolledByStaffId: member.id,
+          paymentAt: t.clock.now(),
+          createdAt: t.clock.now(),
+          dlNumber: licence,
+        });
+        expect(await paymentsOf(studentId)).toEqual([
+          expect.objectContaining({
+            method: 'manual',
+            recordedByStaffId: member.id,
+            amountCents: null,
+            providerPaymentId: null,
+            createdAt: t.clock.now(),
+          }),
+        ]);
+        const entries = await auditOf(studentId);
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({
+          staffId: member.id,
+          action: 'enrol_student',
+          before: null,
+          createdAt: t.clock.now(),
+          after: {
+            first_name: registration.first_name,
+            last_name: registration.last_name,
+            email: registration.email,
+            dl_number: licence,
+            dob: '1990-04-15',
+            address: registration.address,
+            city: registration.city,
+            state: registration.state,
+            zip: registration.zip,
+            court: registration.court,
+            payment_at: t.clock.now().toISOString(),
+            payment_method: 'manual',
+          },
+        });
+      },
+    );
+
+    it.each([
+      ['a clerk', { role: 'clerk' as const, courtLimited: false }],
+      ['a court-limited admin', { role: 'admin' as const, courtLimited: true }],
+    ])('refuses %s who sends backdoor with a 403 and writes nothing', async (_, { role, courtLimited }) => {
+      const courtId = await getCourtId(t.db, 0);
+      const member = await createStaff(t.db, { role, courtId: courtLimited ? courtId : null });
       const cookie = await signInStaff(t.app, member);
-      const response = await register({ ...buildRegistration(), backdoor: true }, cookie);
-      expect(response.statusCode).toBe(201);
-      const row = await findStudent(response.json<{ studentId: number }>().studentId);
-      expect(row?.enrolledByStaffId).toBe(member.id);
+      const before = {
+        students: await countRows(t.db, 'students'),
+        payments: await countRows(t.db, 'payments'),
+        audit: await countRows(t.db, 'audit_log'),
+      };
+
+      const response = await register({ ...buildRegistration({ court: courtId }), backdoor: true }, cookie);
+
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+      expect({
+        students: await countRows(t.db, 'students'),
+        payments: await countRows(t.db, 'payments'),
+        audit: await countRows(t.db, 'audit_log'),
+      }).toEqual(before);
     });
 
-    it('records no staff member when a signed-in staff member registers without backdoor', async () => {
+    it('lets a clerk register without backdoor as anyone may, unpaid and not enrolled by them', async () => {
+      const member = await createStaff(t.db, { role: 'clerk' });
+      const cookie = await signInStaff(t.app, member);
+      const response = await register(buildRegistration(), cookie);
+      expect(response.statusCode).toBe(201);
+      expect(await findStudent(response.json<{ studentId: number }>().studentId)).toMatchObject({
+        enrolledByStaffId: null,
+        paymentAt: null,
+      });
+    });
+
+    it('records no staff member and no payment when a signed-in admin registers without backdoor', async () => {
       const member = await createStaff(t.db);
       const cookie = await signInStaff(t.app, member);
       const response = await register(buildRegistration(), cookie);
       expect(response.statusCode).toBe(201);
-      expect((await findStudent(response.json<{ studentId: number }>().studentId))?.enrolledByStaffId).toBeNull();
+      const studentId = response.json<{ studentId: number }>().studentId;
+      expect(await findStudent(studentId)).toMatchObject({ enrolledByStaffId: null, paymentAt: null });
+      expect(await paymentsOf(studentId)).toEqual([]);
     });
 
-    it('records no staff member when a signed-in student sends backdoor', async () => {
+    it('treats a signed-in student’s backdoor registration as an ordinary, unpaid one', async () => {
       const student = await createStudent(t.db);
       const cookie = await signInStudent(t.app, student);
       const response = await register({ ...buildRegistration(), backdoor: true }, cookie);
       expect(response.statusCode).toBe(201);
-      expect((await findStudent(response.json<{ studentId: number }>().studentId))?.enrolledByStaffId).toBeNull();
+      expect(await findStudent(response.json<{ studentId: number }>().studentId)).toMatchObject({
+        enrolledByStaffId: null,
+        paymentAt: null,
+      });
     });
 
-    it('refuses a manual enrolment of an existing email or licence number (spec 5)', async () => {
-      const existing = await createStudent(t.db);
+    it.each(['email', 'licence number'] as const)(
+      'refuses a manual enrolment of an existing %s with the same 409 (spec 5), writing nothing and offering no reset',
+      async (field) => {
+        const existing = await createStudent(t.db);
+        const member = await createStaff(t.db);
+        const cookie = await signInStaff(t.app, member);
+        const duplicate = buildRegistration(
+          field === 'email'
+            ? { email: existing.email }
+            : { dl_number: existing.dlNumber, last_name: existing.lastName },
+        );
+        const before = { payments: await countRows(t.db, 'payments'), audit: await countRows(t.db, 'audit_log') };
+
+        const response = await register({ ...duplicate, backdoor: true }, cookie);
+
+        expect(response.statusCode).toBe(409);
+        expect(response.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: existing.id });
+        expect(response.json().error).not.toHaveProperty('resetToken');
+        expect(await t.db.select().from(resetTokens).where(eq(resetTokens.studentId, existing.id))).toEqual([]);
+        expect({
+          payments: await countRows(t.db, 'payments'),
+          audit: await countRows(t.db, 'audit_log'),
+        }).toEqual(before);
+      },
+    );
+
+    it('answers two identical manual enrolments sent at once with one 201 and one 409, and one payment', async () => {
       const member = await createStaff(t.db);
       const cookie = await signInStaff(t.app, member);
-      const response = await register({ ...buildRegistration({ email: existing.email }), backdoor: true }, cookie);
-      expect(response.statusCode).toBe(409);
-      expect(response.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: existing.id });
+      const registration = { ...buildRegistration(), backdoor: true };
+      const before = await countRows(t.db, 'payments');
+
+      const responses = await Promise.all([register(registration, cookie), register(registration, cookie)]);
+
+      expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+      expect(await countRows(t.db, 'payments')).toBe(before + 1);
     });
   });
 });

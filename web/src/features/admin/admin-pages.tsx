@@ -2,9 +2,18 @@ import { Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/alert.tsx';
 import { useStoredUser } from '../../lib/session.ts';
+import { DashboardPage } from './dashboard-page.tsx';
 
 type AdminPage =
-  'dashboard' | 'students' | 'studentDetail' | 'studentSignUp' | 'modifyQuestions' | 'editQuestion' | 'changePassword';
+  | 'dashboard'
+  | 'students'
+  | 'studentDetail'
+  | 'studentSignUp'
+  | 'modifyQuestions'
+  | 'editQuestion'
+  | 'changePassword'
+  | 'users'
+  | 'audit';
 
 /** Admin screens arrive with the admin issue; each route exists now so the area can be walked. */
 export function AdminComingSoonPage({ page }: { page: AdminPage }) {
@@ -21,5 +30,5 @@ export function AdminComingSoonPage({ page }: { page: AdminPage }) {
 export function AdminIndexPage() {
   const user = useStoredUser();
   if (user?.court_id != null) return <Navigate to="/admin/students" replace />;
-  return <AdminComingSoonPage page="dashboard" />;
+  return <DashboardPage />;
 }

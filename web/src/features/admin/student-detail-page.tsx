@@ -1,14 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { getAdminStudent, issueCertificate, markStudentPaid, resendCertificateDelivery } from '@ts/contract';
+import {
+  type AdminStudent,
+  type AdminStudentRow,
+  getAdminStudent,
+  issueCertificate,
+  markStudentPaid,
+  resendCertificateDelivery,
+  unlockStudentCourse,
+} from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
+import { StudentIdentitySection } from './student-identity-section.tsx';
+import { StudentDeadlineField } from '../rules/rules-messages.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -19,12 +29,81 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
+/** The final exam is chapter 6 (spec 9). */
+const FINAL_EXAM_CHAPTER = 6;
+
+/** Issue 7: every submitted quiz and final exam attempt, chapter by chapter, oldest first within each. */
+function AttemptsSection({ attempts }: { attempts: AdminStudent['attempts'] }) {
+  const { t } = useTranslation();
+  // Array sort is stable: within a chapter the server's oldest-first order stays.
+  const byChapter = [...attempts].sort((a, b) => a.chapter_id - b.chapter_id);
+  return (
+    <section aria-labelledby="attempts-heading" className="rounded-lg bg-white p-6 shadow">
+      <h2 id="attempts-heading" className="text-lg font-semibold">
+        {t('adminStudent.attempts')}
+      </h2>
+      {byChapter.length === 0 ? (
+        <p className="mt-2 text-slate-700">{t('adminStudent.noAttempts')}</p>
+      ) : (
+        <div className="mt-2 overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+            <thead className="text-slate-800">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t('adminStudent.attempt.chapter')}
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t('adminStudent.attempt.submitted')}
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t('adminStudent.attempt.score')}
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {t('adminStudent.attempt.result')}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 text-slate-900">
+              {byChapter.map((attempt, index) => (
+                <tr key={`${String(attempt.chapter_id)}-${attempt.submitted_at ?? String(index)}`}>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {attempt.chapter_id === FINAL_EXAM_CHAPTER
+                      ? t('adminStudent.attempt.finalExam')
+                      : t('adminStudent.attempt.chapterNumber', { number: attempt.chapter_id })}
+                  </td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {attempt.submitted_at ? formatShortUsDate(attempt.submitted_at) : ''}
+                  </td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {attempt.score === null
+                      ? ''
+                      : t('adminStudent.attempt.scoreOf', { score: attempt.score, total: attempt.total })}
+                  </td>
+                  <td className="py-2 pr-4">
+                    {attempt.passed === null
+                      ? ''
+                      : attempt.passed
+                        ? t('adminStudent.attempt.passed')
+                        : t('adminStudent.attempt.failed')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 /** Spec 2 /admin/students/{studentId}: the student's record, and a super_admin's two actions. */
 export function StudentDetailPage() {
   const { t } = useTranslation();
   const { studentId = '' } = useParams();
   const id = Number(studentId);
   const user = useStoredUser();
+  // The list passes the row it was opened from (spec 2), so the name shows while the detail loads.
+  const passed = (useLocation().state as { student?: AdminStudentRow } | null)?.student;
   const isSuperAdmin = user?.type === 'super_admin';
   const detail = useQuery({
     queryKey: ['admin-student', id],
@@ -57,7 +136,18 @@ export function StudentDetailPage() {
     );
   }
 
-  if (detail.isLoading) return <p>{t('common.loading')}</p>;
+  if (detail.isLoading) {
+    return (
+      <div className="space-y-6">
+        {passed?.id === id && (
+          <h1 className="text-2xl font-bold text-slate-900">
+            {passed.first_name} {passed.last_name}
+          </h1>
+        )}
+        <p>{t('common.loading')}</p>
+      </div>
+    );
+  }
   if (!detail.data) return <Alert>{t('adminStudent.loadError')}</Alert>;
   const student = detail.data;
   const complete = student.completed_at !== null;
@@ -102,8 +192,18 @@ export function StudentDetailPage() {
               t('adminStudent.unpaid')
             ))}
         </Field>
+        {student.enrolled_by && <Field label={t('adminStudent.enrolledBy')}>{student.enrolled_by}</Field>}
         <Field label={t('fields.email')}>{student.email}</Field>
         <Field label={t('fields.court')}>{student.court_name}</Field>
+        {student.rules_profile && (
+          <Field label={t('rules.adminProfile')}>
+            {t('rules.adminProfileValue', {
+              name: student.rules_profile.name,
+              version: student.rules_profile.version,
+            })}
+          </Field>
+        )}
+        <StudentDeadlineField studentId={id} courtDueDate={student.court_due_date ?? null} />
         <Field label={t('fields.dob')}>{student.dob}</Field>
         <Field label={t('fields.address')}>
           {student.address}, {student.city}, {student.state} {student.zip}
@@ -177,6 +277,17 @@ export function StudentDetailPage() {
           ))}
         </ul>
       </section>
+
+      <AttemptsSection attempts={student.attempts} />
+
+      <StudentIdentitySection
+        identity={student.identity}
+        canUnlock={user?.type === 'admin' || user?.type === 'super_admin'}
+        busy={busy}
+        onUnlock={() =>
+          void act(() => callApi(unlockStudentCourse, { params: { id } }), t('identity.admin.unlockError'))
+        }
+      />
 
       <section aria-labelledby="payments-heading" className="rounded-lg bg-white p-6 shadow">
         <h2 id="payments-heading" className="text-lg font-semibold">

@@ -4,7 +4,8 @@ import { Alert } from '../../components/alert.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
 import { Stepper } from '../../components/stepper.tsx';
 import { buildChapterSteps } from './chapter-steps.ts';
-import { useChapters, useCompletedChapters, useModules, useQuizStatus } from './course-queries.ts';
+import { useChapters, useCompletedChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
+import { ChapterSeatTimeNotice } from './seat-time.tsx';
 
 /** Spec 2 /content/{chapterId}: the chapter's stepper and 'Choose a module to begin!'. */
 export function ChapterPage() {
@@ -22,6 +23,7 @@ function Chapter({ chapterId }: { chapterId: number }) {
   const modules = useModules(chapterId);
   const quizStatus = useQuizStatus(chapterId);
   const completed = useCompletedChapters();
+  const studentId = useStudentId();
   const chapter = chapters.data?.find((c) => c.id === chapterId);
   const quizLabel = t('course.quizStep', { number: chapterId });
   // Four chapters and the final exam: each is a fifth of the course.
@@ -39,6 +41,7 @@ function Chapter({ chapterId }: { chapterId: number }) {
         {chapter && <p className="mt-2 text-slate-700">{chapter.description}</p>}
       </div>
       <ProgressBar label={t('course.progress')} value={progress} />
+      {quizStatus.data?.complete === false && <ChapterSeatTimeNotice studentId={studentId} chapterId={chapterId} />}
       {modules.isError && <Alert>{t('course.loadError')}</Alert>}
       {modules.isLoading && (
         <div className="h-40 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />

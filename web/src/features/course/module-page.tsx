@@ -9,6 +9,9 @@ import { nextStepHref } from './chapter-steps.ts';
 import { useModule, useModules, useRefreshProgress, useStudentId, useTopics, useVideo } from './course-queries.ts';
 import { InteractiveVideo } from './interactive-video.tsx';
 import { sanitizeHtml } from './safe-html.ts';
+import { rulesRefusalText } from '../rules/rules-messages.tsx';
+import { formatDuration, ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
+import { identityHoldText, useIdentityHold } from './identity-check.tsx';
 
 /** Spec 2 /content/{chapterId}/{moduleId}: title, topic sections, the optional video, Mark Complete. */
 export function ModulePage() {
@@ -26,8 +29,12 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
   const topics = useTopics(moduleId);
   const video = useVideo(moduleId);
   const refresh = useRefreshProgress();
+  // Seat time (decision 012): nothing runs or shows under a profile without minimums.
+  const seatTime = useSeatTimeHeartbeat(studentId, moduleId);
   const [markedHere, setMarkedHere] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  // Identity checks (decision 012): a refusal for one opens the question (or the lock message).
+  const identityHold = useIdentityHold();
   const complete = markedHere || module.data?.complete === true;
   const position = modules.data ? modules.data.findIndex((m) => m.id === moduleId) + 1 : 0;
 
@@ -38,9 +45,18 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
     try {
       await callApi(completeModule, { body: { studentId, moduleId } });
       await refresh();
-    } catch {
+    } catch (error) {
       setMarkedHere(false);
-      setSaveError(t('course.saveError'));
+      if (identityHold(error)) {
+        setSaveError(identityHoldText(error, t));
+        return;
+      }
+      const remaining = seatTimeRefusal(error);
+      setSaveError(
+        remaining === null
+          ? (rulesRefusalText(error, t) ?? t('course.saveError'))
+          : t('seatTime.moduleRequired', { time: formatDuration(Math.ceil(remaining / 60) * 60, t) }),
+      );
     }
   }
 
@@ -58,6 +74,7 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
         )}
         <h1 className="text-2xl font-bold text-slate-900">{module.data?.title ?? t('common.loading')}</h1>
       </div>
+      <ModuleSeatTimeNotice heartbeat={seatTime} />
       {topics.isLoading && (
         <div className="h-64 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
       )}
@@ -75,6 +92,11 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
       ))}
       {video.data && <InteractiveVideo video={video.data} />}
       {saveError && <Alert>{saveError}</Alert>}
+      {seatTime.moduleTimeRequired && !complete && (
+        <p id="mark-complete-wait" className="text-right text-sm text-slate-700">
+          {t('seatTime.markCompleteWaits')}
+        </p>
+      )}
       <div className="flex justify-end">
         {complete ? (
           <Button
@@ -87,7 +109,11 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
             {t('course.continue')}
           </Button>
         ) : (
-          <Button onClick={() => void markComplete()} disabled={!module.data}>
+          <Button
+            onClick={() => void markComplete()}
+            disabled={!module.data || seatTime.moduleTimeRequired}
+            aria-describedby={seatTime.moduleTimeRequired ? 'mark-complete-wait' : undefined}
+          >
             {t('course.markComplete')}
           </Button>
         )}

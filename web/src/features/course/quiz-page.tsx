@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,9 @@ import { Button } from '../../components/button.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
+import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
+import { identityHoldText, isIdentityHold, useIdentityHold } from './identity-check.tsx';
+import { isRulesRefusal, QuizInstructions, RulesRefusal, rulesRefusalText } from '../rules/rules-messages.tsx';
 
 /** Spec 2 /quiz/{chapterId}, and /final (or /final-exam) for the final exam. */
 export function QuizPage({ final = false }: { final?: boolean }) {
@@ -123,8 +126,28 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const [showMissing, setShowMissing] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
+  // Identity checks (decision 012): a draw refused for one opens the question; once it is
+  // answered the dialog draws the quiz again.
+  const identityHold = useIdentityHold();
+  useEffect(() => {
+    identityHold(quiz.error);
+  }, [quiz.error, identityHold]);
 
   if (quiz.isLoading) return <QuizSkeleton />;
+  // Seat time (decision 012): the server refuses the draw until the profile's minimum is met.
+  const seatTimeRemaining = seatTimeRefusal(quiz.error);
+  if (seatTimeRemaining !== null) {
+    return <QuizSeatTimeRefusal chapterId={chapterId} remainingSeconds={seatTimeRemaining} />;
+  }
+  if (isIdentityHold(quiz.error)) {
+    return (
+      <Alert tone="info">
+        {t(quiz.error.code === 'COURSE_LOCKED' ? 'identity.lockedShort' : 'identity.quizWaits')}
+      </Alert>
+    );
+  }
+  // Rules profile (decision 012): no attempts left, a wait after a failed attempt, the window closed.
+  if (isRulesRefusal(quiz.error)) return <RulesRefusal error={quiz.error} final={isFinal} />;
   if (quiz.error instanceof ApiError && quiz.error.code === 'CHAPTERS_INCOMPLETE') {
     return <QuizMessage text="quiz.finalLocked" />;
   }
@@ -170,7 +193,20 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       }
       await refresh();
       await navigate('/score', { state: { result } });
-    } catch {
+    } catch (error) {
+      // An identity check or a lock holds the submission: the answers stay for a second try.
+      if (identityHold(error)) {
+        setSubmitError(identityHoldText(error, t));
+        setSubmitting(false);
+        return;
+      }
+      // The completion window closed while the quiz was open: say so (decision 012).
+      const refusal = rulesRefusalText(error, t, { final: isFinal });
+      if (refusal !== null) {
+        setSubmitError(refusal);
+        setSubmitting(false);
+        return;
+      }
       // Spec 8: a failed quiz submission removes the stored user; no redirect at once.
       clearStoredUser();
       setSubmitError(t('quiz.submitError'));
@@ -180,7 +216,7 @@ function QuizForm({ chapterId }: { chapterId: number }) {
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-6">
-      <p className="rounded-md bg-blue-50 p-4 text-slate-800">{t('quiz.instructions')}</p>
+      <QuizInstructions quiz={quiz.data} />
       <ol className="space-y-4">
         {questions.map((question, index) => {
           const unanswered = showMissing && chosen[question.id] === undefined;

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/button.tsx';
 import { useStoredUser } from '../../lib/session.ts';
+import { DeadlineNotice } from '../rules/rules-messages.tsx';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
 export function HomePage() {
@@ -13,6 +14,8 @@ export function HomePage() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</h1>
+      {/* Decision 012: the deadline nears (or the window has ended); nothing without a deadline. */}
+      <DeadlineNotice studentId={user?.type === 'student' && !user.completed_at ? user.id : null} />
       <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">
         <h2 id="how-it-works" className="text-xl font-semibold">
           {t('home.howItWorks')}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { IdentitySourceSchema } from './rules.ts';
+
+/** Identity checks (issue 8, decision 012): questions from the student's own record, and course locks. */
+
+/** A course action refused while an identity check waits for its answer (409). */
+export const IDENTITY_CHECK_PENDING = 'IDENTITY_CHECK_PENDING';
+/** A course action refused while the course is locked after missed identity checks (423). */
+export const COURSE_LOCKED = 'COURSE_LOCKED';
+/** An answer to a check that is already answered (409). */
+export const IDENTITY_CHECK_CLOSED = 'IDENTITY_CHECK_CLOSED';
+
+export const IdentityCheckReasonSchema = z.enum(['random', 'before_final']);
+
+/** A check waiting for the student's answer. */
+export const OpenIdentityCheckSchema = z.object({
+  id: z.number().int(),
+  /** The fact of the student's record asked about. */
+  source: IdentitySourceSchema,
+  /** Which question the page shows (one per source). */
+  question_key: IdentitySourceSchema,
+  /** Asked at a random moment of study, or before the final exam. */
+  reason: IdentityCheckReasonSchema,
+  expires_at: z.string(),
+  /** Seconds left to answer when the server answered (the page counts down from it). */
+  seconds_left: z.number().int().min(0),
+  /** For 'court': four court names, the student's among them, in a shuffled order; absent for typed answers. */
+  choices: z.array(z.string()).optional(),
+});
+export type OpenIdentityCheck = z.infer<typeof OpenIdentityCheckSchema>;
+
+export const CourseLockSchema = z.object({
+  /** When the lock lifts by itself, or null when only an admin can unlock the course. */
+  until: z.string().nullable(),
+  reason: z.string(),
+});
+
+export const IdentityCheckStateSchema = z.object({
+  check: OpenIdentityCheckSchema.nullable(),
+  locked: CourseLockSchema.nullable(),
+});
+export type IdentityCheckState = z.infer<typeof IdentityCheckStateSchema>;
+
+/**
+ * The open check (one is asked now when the profile's schedule says one is due) and the course
+ * lock. Under a profile without identity checks both are always null.
+ */
+export const getIdentityCheck = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/identity-check',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  response: IdentityCheckStateSchema,
+});
+
+/** The student's answer: compared forgivingly with their record and never stored. */
+export const answerIdentityCheck = defineEndpoint({
+  method: 'POST',
+  path: '/api/students/:id/identity-check/:checkId',
+  params: z.object({
+    id: z.coerce.number().int().positive(),
+    checkId: z.coerce.number().int().positive(),
+  }),
+  body: z.object({ answer: z.string().max(200) }),
+  response: z.object({
+    outcome: z.enum(['passed', 'wrong', 'timed_out']),
+    /** What follows: the next question after a wrong answer with retries left, and any lock. */
+    next: IdentityCheckStateSchema,
+  }),
+});
+
+/** An admin lifts a student's course lock (audited). */
+export const unlockStudentCourse = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/students/:id/unlock',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  response: z.object({ unlocked: z.literal(true) }),
+});
+
+/** The identity checks and lock of a student, as the admin student detail shows them. */
+export const AdminIdentitySchema = z.object({
+  /** Every question asked, oldest first. */
+  checks: z.array(
+    z.object({
+      source: IdentitySourceSchema,
+      reason: IdentityCheckReasonSchema,
+      asked_at: z.string(),
+      /** null while the question waits for its answer. */
+      outcome: z.enum(['passed', 'wrong', 'timed_out']).nullable(),
+    }),
+  ),
+  /** The lock in force now, or null. */
+  lock: z
+    .object({
+      locked_at: z.string(),
+      until: z.string().nullable(),
+      reason: z.string(),
+    })
+    .nullable(),
+});
+export type AdminIdentity = z.infer<typeof AdminIdentitySchema>;

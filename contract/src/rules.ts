@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+/**
+ * A course rules profile (issue 8, decision 012): what one jurisdiction requires of its course.
+ * Profiles are reviewed files under content/rules/; a court points at one, and a student keeps
+ * the profile version of their enrolment. The `default` profile is the spec's course exactly.
+ */
+const TranslatedText = z.object({ en: z.string().min(1), es: z.string().min(1) });
+
+const QuizLimitsSchema = z
+  .object({
+    /** Questions drawn per attempt. */
+    questions: z.number().int().positive(),
+    /** Correct answers needed to pass. */
+    passMark: z.number().int().positive(),
+    /** Attempts allowed in all; null is unlimited (the spec). */
+    attempts: z.number().int().positive().nullable(),
+    /** Minutes a student waits after a failed attempt before the next. */
+    waitMinutes: z.number().int().min(0),
+  })
+  .refine((quiz) => quiz.passMark <= quiz.questions, { message: 'passMark cannot exceed questions' });
+
+export const IDENTITY_SOURCES = ['dob', 'zip', 'dl_last4', 'court'] as const;
+export const IdentitySourceSchema = z.enum(IDENTITY_SOURCES);
+export type IdentitySource = z.infer<typeof IdentitySourceSchema>;
+
+export const RulesProfileSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  /** Raised with every reviewed change; attempts and certificates record the version they ran under. */
+  version: z.number().int().positive(),
+  name: TranslatedText,
+  description: TranslatedText,
+  seatTime: z.object({
+    /** Active minutes a student must spend in each module before Mark Complete. */
+    minutesPerModule: z.number().int().min(0),
+    /** Active minutes in a chapter's modules before its quiz opens. */
+    minutesPerChapter: z.number().int().min(0),
+    /** Active minutes in the whole course before the final exam opens. */
+    minutesBeforeFinal: z.number().int().min(0),
+    /** A gap between heartbeats longer than this stops the clock (nothing is counted for it). */
+    idleCutoffMinutes: z.number().int().positive(),
+    /** Most active minutes counted per day (in the school's time zone); null is no cap. */
+    dailyCapMinutes: z.number().int().positive().nullable(),
+  }),
+  identityChecks: z.object({
+    enabled: z.boolean(),
+    /** About how often (in counted minutes) a check is asked, at a random moment. */
+    everyMinutes: z.number().int().positive(),
+    /** Seconds the student has to answer. */
+    answerSeconds: z.number().int().positive(),
+    /** Always ask one before the final exam opens. */
+    beforeFinal: z.boolean(),
+    /** What a question asks, from the student's own record. */
+    sources: z.array(IdentitySourceSchema).min(1),
+    /** Further questions after a wrong answer before the check counts as missed. */
+    retries: z.number().int().min(0),
+    /** Missed checks in a row that lock the course. */
+    missesBeforeLock: z.number().int().positive(),
+    /** Hours a lock lasts. */
+    lockHours: z.number().int().positive(),
+    /** Locks after which only an admin can unlock the course. */
+    locksBeforeAdminUnlock: z.number().int().positive(),
+  }),
+  quizzes: z.object({ chapter: QuizLimitsSchema, final: QuizLimitsSchema }),
+  completion: z.object({
+    /** Days from registration to finish the course; null is no limit. */
+    windowDays: z.number().int().positive().nullable(),
+    /** Days before the deadline (window or court due date) from which the student is warned. */
+    warnDaysBefore: z.number().int().min(0),
+  }),
+  certificate: z.object({
+    /** Who receives the certificate: the student and the court by email (the spec), the student only, or held for the state's report. */
+    routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
+    /** Years the school keeps the records. */
+    retentionYears: z.number().int().positive(),
+  }),
+});
+export type RulesProfile = z.infer<typeof RulesProfileSchema>;
+
+/** A quiz or the final refused: every attempt the profile allows was used without a pass (409). */
+export const NO_ATTEMPTS_LEFT = 'NO_ATTEMPTS_LEFT';
+/** A quiz or the final refused until the wait after a failed attempt is over (409, with `opens_at`). */
+export const ATTEMPT_WAIT = 'ATTEMPT_WAIT';
+/** A course call refused after the completion window's last day (403, with `ended_on` YYYY-MM-DD). */
+export const COMPLETION_WINDOW_CLOSED = 'COMPLETION_WINDOW_CLOSED';
+
+/** The student's course rules as the pages need them (GET /api/students/:id/rules). */
+export const StudentRulesSchema = z.object({
+  profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }),
+  seatTime: RulesProfileSchema.shape.seatTime,
+  identityChecks: z.object({ enabled: z.boolean(), answerSeconds: z.number().int() }),
+  quizzes: z.object({
+    chapter: z.object({
+      questions: z.number().int(),
+      passMark: z.number().int(),
+      attempts: z.number().int().nullable(),
+      waitMinutes: z.number().int(),
+    }),
+    final: z.object({
+      questions: z.number().int(),
+      passMark: z.number().int(),
+      attempts: z.number().int().nullable(),
+      waitMinutes: z.number().int(),
+    }),
+  }),
+  /** The last day to finish (the earlier of the window's end and the court's due date), or null. */
+  deadline: z.string().nullable(),
+  /** true once the deadline is within the profile's warning days. */
+  deadlineWarning: z.boolean(),
+  /** The completion window's last day once it has ended (course calls then answer 403 COMPLETION_WINDOW_CLOSED), else null. */
+  closedOn: z.string().nullable(),
+});
+export type StudentRules = z.infer<typeof StudentRulesSchema>;
+
+export const getStudentRules = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/rules',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  response: StudentRulesSchema,
+});

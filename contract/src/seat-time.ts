@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+
+/** Seat time (issue 8, decision 012): heartbeats and the time still required. */
+
+/** The error code of a course action refused until the profile's minimum time is met (409). */
+export const SEAT_TIME_REQUIRED = 'SEAT_TIME_REQUIRED';
+
+const SeatTimeTotalSchema = z.object({
+  /** What the student's profile asks for, in seconds (0 when it asks nothing). */
+  requiredSeconds: z.number().int().min(0),
+  /** Counted so far: the sum of the server's ledger. */
+  countedSeconds: z.number().int().min(0),
+  /** max(0, required - counted). */
+  remainingSeconds: z.number().int().min(0),
+});
+
+export const SeatTimeStatusSchema = z.object({
+  /**
+   * false under a profile with no minimum time (the default): the browser sends no heartbeats
+   * and shows nothing of seat time.
+   */
+  required: z.boolean(),
+  /** The module asked about, or null when none was. */
+  module: SeatTimeTotalSchema.extend({ moduleId: z.number().int() }).nullable(),
+  /** The module's chapter (or the chapter asked about), or null when neither was asked. */
+  chapter: SeatTimeTotalSchema.extend({ chapterId: z.number().int() }).nullable(),
+  /** The whole course, towards the minimum before the final exam. */
+  course: SeatTimeTotalSchema,
+  /** Counted today (the school's calendar day), towards the daily cap. */
+  todayCountedSeconds: z.number().int().min(0),
+  /** The most counted per school day, or null when the profile has no cap. */
+  dailyCapSeconds: z.number().int().positive().nullable(),
+  /** How often the page should send a heartbeat while the student is active. */
+  heartbeatSeconds: z.number().int().positive(),
+  /** An identity check waiting for the student's answer (filled by the identity checks), or null. */
+  identityCheck: z.unknown().nullable(),
+});
+export type SeatTimeStatus = z.infer<typeof SeatTimeStatusSchema>;
+
+/** The module page says the student is active on a module; the server counts the time itself. */
+export const recordHeartbeat = defineEndpoint({
+  method: 'POST',
+  path: '/api/students/heartbeat',
+  body: z.object({ studentId: z.number().int().positive(), moduleId: z.number().int().positive() }),
+  response: SeatTimeStatusSchema,
+});
+
+/** The time counted and still required: for a module (and its chapter), a chapter, and the course. */
+export const getSeatTime = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/seat-time',
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  query: z.object({
+    moduleId: z.coerce.number().int().positive().optional(),
+    /** A chapter without a module (the chapter page and its quiz); ignored when moduleId is given. */
+    chapterId: z.coerce.number().int().positive().optional(),
+  }),
+  response: SeatTimeStatusSchema,
+});

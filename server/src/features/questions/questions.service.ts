@@ -1,0 +1,159 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { AdminQuestion } from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { answers, questions } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { badRequest, notFound } from '../../plugins/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+
+/**
+ * Question and answer texts are plain text: the quiz, results and admin pages render them as
+ * text (never as HTML), so they are stored as typed and need no sanitising.
+ */
+
+/** An absent Spanish text is left as it is; an empty one is cleared (students then see the English). */
+function spanishUpdate(current: string | null, submitted: string | undefined): string | null {
+  if (submitted === undefined) return current;
+  return submitted === '' ? null : submitted;
+}
+
+/** Spec 2 /admin/modify-questions/{id}: one question of a bank with its answers, in both languages. */
+export async function getAdminQuestion(db: Db, questionId: number): Promise<AdminQuestion> {
+  const [question] = await db.select().from(questions).where(eq(questions.id, questionId));
+  if (!question) throw notFound('No such question.');
+  const choices = await db
+    .select()
+    .from(answers)
+    .where(eq(answers.questionId, questionId))
+    .orderBy(asc(answers.position));
+  return {
+    id: question.id,
+    chapter_id: question.chapterId,
+    question: question.question,
+    question_es: question.questionEs,
+    active: question.active,
+    answers: choices.map((answer) => ({
+      id: answer.id,
+      content: answer.content,
+      content_es: answer.contentEs,
+      correct: answer.isCorrect,
+    })),
+  };
+}
+
+/**
+ * Spec 7 POST /admin/edit/question/{id}: changes a question's text. Results already given keep
+ * their own copy (quiz_attempts.result), so only later draws show the new text. The change and
+ * its audit entry are committed together; an edit that changes nothing writes nothing.
+ */
+export async function editQuestion(
+  db: Db,
+  clock: Clock,
+  input: { staffId: number; questionId: number; content: string; contentEs?: string | undefined },
+): Promise<AdminQuestion> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const [question] = await tx.select().from(questions).where(eq(questions.id, input.questionId)).for('update');
+    if (!question) throw notFound('No such question.');
+
+    const before: Record<string, string | null> = {};
+    const after: Record<string, string | null> = {};
+    if (input.content !== question.question) {
+      before.question = question.question;
+      after.question = input.content;
+    }
+    const questionEs = spanishUpdate(question.questionEs, input.contentEs);
+    if (questionEs !== question.questionEs) {
+      before.question_es = question.questionEs;
+      after.question_es = questionEs;
+    }
+    if (Object.keys(after).length > 0) {
+      await tx.update(questions).set({ question: input.content, questionEs }).where(eq(questions.id, question.id));
+      await recordAudit(tx, clock, {
+        staffId: input.staffId,
+        action: 'edit_question',
+        entityType: 'question',
+        entityId: question.id,
+        before,
+        after,
+      });
+    }
+    return getAdminQuestion(tx, question.id);
+  });
+}
+
+/**
+ * Spec 7 POST /admin/edit/answer/{id}: changes an answer's text and, with `correct: true`, makes
+ * it its question's one correct answer (the others become incorrect) in the same transaction.
+ * A question always has exactly one correct answer, so `correct: false` on the correct answer is
+ * refused: another answer is made correct instead.
+ */
+export async function editAnswer(
+  db: Db,
+  clock: Clock,
+  input: {
+    staffId: number;
+    answerId: number;
+    content: string;
+    contentEs?: string | undefined;
+    correct?: boolean | undefined;
+  },
+): Promise<AdminQuestion> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const [found] = await tx.select().from(answers).where(eq(answers.id, input.answerId));
+    if (!found) throw notFound('No such answer.');
+    // One edit of a question's answers at a time, so two admins choosing different correct
+    // answers at once cannot leave it with two (or none).
+    await tx.select({ id: questions.id }).from(questions).where(eq(questions.id, found.questionId)).for('update');
+    const [answer] = await tx.select().from(answers).where(eq(answers.id, input.answerId));
+    if (!answer) throw notFound('No such answer.');
+
+    if (input.correct === false && answer.isCorrect) {
+      throw badRequest('A question always has one correct answer: choose another answer as correct instead.');
+    }
+
+    const before: Record<string, string | number | boolean | null> = {};
+    const after: Record<string, string | number | boolean | null> = {};
+    if (input.content !== answer.content) {
+      before.content = answer.content;
+      after.content = input.content;
+    }
+    const contentEs = spanishUpdate(answer.contentEs, input.contentEs);
+    if (contentEs !== answer.contentEs) {
+      before.content_es = answer.contentEs;
+      after.content_es = contentEs;
+    }
+    const becomesCorrect = input.correct === true && !answer.isCorrect;
+    if (becomesCorrect) {
+      const [previous] = await tx
+        .select({ id: answers.id })
+        .from(answers)
+        .where(and(eq(answers.questionId, answer.questionId), eq(answers.isCorrect, true)));
+      before.correct = false;
+      before.correct_answer_id = previous?.id ?? null;
+      after.correct = true;
+      after.correct_answer_id = answer.id;
+      await tx
+        .update(answers)
+        .set({ isCorrect: false })
+        .where(and(eq(answers.questionId, answer.questionId), ne(answers.id, answer.id)));
+    }
+
+    if (Object.keys(after).length > 0) {
+      await tx
+        .update(answers)
+        .set({ content: input.content, contentEs, isCorrect: answer.isCorrect || becomesCorrect })
+        .where(eq(answers.id, answer.id));
+      await recordAudit(tx, clock, {
+        staffId: input.staffId,
+        action: 'edit_answer',
+        entityType: 'answer',
+        entityId: answer.id,
+        before,
+        after,
+      });
+    }
+    return getAdminQuestion(tx, answer.questionId);
+  });
+}

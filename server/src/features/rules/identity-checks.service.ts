@@ -1,0 +1,503 @@
+import { randomInt } from 'node:crypto';
+import { and, asc, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import {
+  type AdminIdentity,
+  COURSE_LOCKED,
+  FINAL_EXAM_CHAPTER,
+  IDENTITY_CHECK_CLOSED,
+  IDENTITY_CHECK_PENDING,
+  type IdentityCheckState,
+  type IdentitySource,
+  type OpenIdentityCheck,
+  type RulesProfile,
+} from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { counties, courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+import { canSeeStudent } from '../../plugins/policies.ts';
+import type { Auth } from '../../plugins/session.ts';
+import { assertChapterOpen } from '../progress/progress.service.ts';
+import { answerMatches } from './identity-answers.ts';
+import { getStudentProfile, type StudentProfile } from './rules.service.ts';
+import { assertSeatTimeMet } from './seat-time.service.ts';
+
+/**
+ * Identity checks and course locks (issue 8, decision 012). A check asks one fact of the
+ * student's own record with a time limit: at random moments of counted seat time, and before the
+ * final exam when the profile says so. A wrong answer is followed at once by another question
+ * while the profile's retries last (each question is a row of identity_checks; a check is a first
+ * question and its retries); a check is missed when the last answer is wrong or time runs out.
+ * Missed checks in a row lock the course. Every question and lock is kept for auditors; the
+ * answers are not.
+ */
+
+type IdentityRules = RulesProfile['identityChecks'];
+type CheckRow = typeof identityChecks.$inferSelect;
+
+/** Why a course is locked (the page translates it). */
+export const MISSED_CHECKS_REASON = 'missed_identity_checks';
+
+/**
+ * The spread of the schedule, in [0.5, 1.5): a hash of the student and how many checks they were
+ * asked so far. Deterministic, so the moments differ between students and checks but a test can
+ * compute them; a student cannot tell when the next one comes.
+ */
+export function scheduleFactor(studentId: number, checksSoFar: number): number {
+  let hash = 0x811c9dc5;
+  for (const character of `${String(studentId)}:${String(checksSoFar)}`) {
+    hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  return 0.5 + hash / 2 ** 32;
+}
+
+/**
+ * The counted seat time (seconds) at which the next check is due: the first after about
+ * everyMinutes, each next about everyMinutes after the counted time the latest was asked at.
+ */
+export function nextCheckAtSeconds(
+  studentId: number,
+  everyMinutes: number,
+  checksSoFar: number,
+  latestCountedSecondsAtAsk: number,
+): number {
+  return Math.ceil(latestCountedSecondsAtAsk + everyMinutes * 60 * scheduleFactor(studentId, checksSoFar));
+}
+
+export interface CheckGroup {
+  rows: CheckRow[];
+  /** open: waiting for an answer; retrying: a wrong answer whose next question is asked. */
+  status: 'open' | 'retrying' | 'passed' | 'missed';
+}
+
+/** The student's questions (oldest first) as checks: a first question and the retries after it. */
+export function groupChecks(rows: CheckRow[], retries: number): CheckGroup[] {
+  const groups: CheckGroup[] = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    const group = last?.status === 'retrying' ? last : { rows: [], status: 'open' as CheckGroup['status'] };
+    if (group !== last) groups.push(group);
+    group.rows.push(row);
+    if (row.outcome === null) group.status = 'open';
+    else if (row.outcome === 'passed') group.status = 'passed';
+    else if (row.outcome === 'wrong' && group.rows.length <= retries) group.status = 'retrying';
+    else group.status = 'missed';
+  }
+  return groups;
+}
+
+/** Misses in a row that have not yet caused a lock (a pass or a lock starts the count anew). */
+function missesSinceLastLockOrPass(groups: CheckGroup[], missesBeforeLock: number): number {
+  let run = 0;
+  for (const group of groups) {
+    if (group.status === 'passed') run = 0;
+    else if (group.status === 'missed') run = run + 1 === missesBeforeLock ? 0 : run + 1;
+  }
+  return run;
+}
+
+async function countedSeconds(db: Db, studentId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number) })
+    .from(seatTimeLedger)
+    .where(eq(seatTimeLedger.studentId, studentId));
+  return row?.total ?? 0;
+}
+
+async function activeLock(db: Db, studentId: number, now: Date) {
+  const [lock] = await db
+    .select()
+    .from(courseLocks)
+    .where(
+      and(
+        eq(courseLocks.studentId, studentId),
+        isNull(courseLocks.unlockedAt),
+        or(isNull(courseLocks.lockedUntil), gt(courseLocks.lockedUntil, now)),
+      ),
+    )
+    .orderBy(desc(courseLocks.id))
+    .limit(1);
+  return lock;
+}
+
+/** Locks the course once the misses in a row reach the profile's count (the n-th lock waits for an admin). */
+async function lockIfMissedEnough(
+  tx: Db,
+  now: Date,
+  studentId: number,
+  rules: IdentityRules,
+  before: CheckGroup[],
+  after: CheckGroup[],
+): Promise<void> {
+  const runBefore = missesSinceLastLockOrPass(before, rules.missesBeforeLock);
+  const concluded = after.at(-1);
+  if (concluded?.status !== 'missed' || runBefore + 1 < rules.missesBeforeLock) return;
+  const [locks] = await tx.select({ n: count() }).from(courseLocks).where(eq(courseLocks.studentId, studentId));
+  const adminOnly = (locks?.n ?? 0) + 1 >= rules.locksBeforeAdminUnlock;
+  await tx.insert(courseLocks).values({
+    studentId,
+    reason: MISSED_CHECKS_REASON,
+    lockedAt: now,
+    lockedUntil: adminOnly ? null : new Date(now.getTime() + rules.lockHours * 3_600_000),
+  });
+}
+
+interface IdentityState {
+  rows: CheckRow[];
+  groups: CheckGroup[];
+  open: CheckRow | undefined;
+  lock: typeof courseLocks.$inferSelect | undefined;
+}
+
+/**
+ * Reads the student's checks with their row locked (two requests cannot both conclude a check),
+ * marking a question whose time ran out unanswered as timed out, and locking the course when
+ * that was one miss too many. Call inside a transaction.
+ */
+async function settleChecks(tx: Db, now: Date, studentId: number, rules: IdentityRules): Promise<IdentityState> {
+  await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+  const rows = await tx
+    .select()
+    .from(identityChecks)
+    .where(eq(identityChecks.studentId, studentId))
+    .orderBy(asc(identityChecks.id));
+  const stale = rows.find((row) => row.outcome === null && row.expiresAt <= now);
+  if (stale) {
+    const before = groupChecks(
+      rows.filter((row) => row.id !== stale.id),
+      rules.retries,
+    );
+    await tx.update(identityChecks).set({ outcome: 'timed_out' }).where(eq(identityChecks.id, stale.id));
+    stale.outcome = 'timed_out';
+    await lockIfMissedEnough(tx, now, studentId, rules, before, groupChecks(rows, rules.retries));
+  }
+  const groups = groupChecks(rows, rules.retries);
+  return {
+    rows,
+    groups,
+    open: rows.find((row) => row.outcome === null),
+    lock: await activeLock(tx, studentId, now),
+  };
+}
+
+/** Is a check due at a random moment: counted seat time past the next scheduled point? */
+async function isRandomCheckDue(db: Db, studentId: number, rules: IdentityRules, state: IdentityState) {
+  const [student] = await db
+    .select({ completedAt: students.completedAt })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student || student.completedAt) return { due: false, counted: 0 };
+  const latest = state.groups.at(-1)?.rows[0];
+  const counted = await countedSeconds(db, studentId);
+  const point = nextCheckAtSeconds(
+    studentId,
+    rules.everyMinutes,
+    state.groups.length,
+    latest?.countedSecondsAtAsk ?? 0,
+  );
+  return { due: counted >= point, counted };
+}
+
+const pickOne = <T>(items: readonly T[]): T => items[randomInt(items.length)] as T;
+
+async function askCheck(
+  tx: Db,
+  now: Date,
+  input: {
+    studentId: number;
+    rules: IdentityRules;
+    reason: CheckRow['reason'];
+    countedSecondsAtAsk: number;
+    source: IdentitySource;
+  },
+): Promise<CheckRow> {
+  const [row] = await tx
+    .insert(identityChecks)
+    .values({
+      studentId: input.studentId,
+      source: input.source,
+      reason: input.reason,
+      countedSecondsAtAsk: input.countedSecondsAtAsk,
+      askedAt: now,
+      expiresAt: new Date(now.getTime() + input.rules.answerSeconds * 1000),
+    })
+    .returning();
+  if (!row) throw new Error('identity check was not saved');
+  return row;
+}
+
+/** A small stable hash for ordering the court choices of one check the same way on every read. */
+function stableRank(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const character of text) hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * Four court names for a 'court' question: the student's and three others (of the same state
+ * first), in an order fixed per check so a reload shows the same list.
+ */
+async function courtChoices(db: Db, checkId: number, courtId: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: courts.id, name: courts.name, state: counties.state })
+    .from(courts)
+    .innerJoin(counties, eq(counties.id, courts.countyId));
+  const own = rows.find((row) => row.id === courtId);
+  if (!own) return [];
+  const others = rows
+    .filter((row) => row.id !== courtId && row.name !== own.name)
+    .sort(
+      (a, b) =>
+        Number(a.state !== own.state) - Number(b.state !== own.state) ||
+        stableRank(`${String(checkId)}:${String(a.id)}`) - stableRank(`${String(checkId)}:${String(b.id)}`),
+    )
+    .slice(0, 3);
+  return [own, ...others]
+    .map((row) => row.name)
+    .sort((a, b) => stableRank(`${String(checkId)}:${a}`) - stableRank(`${String(checkId)}:${b}`));
+}
+
+async function presentCheck(db: Db, now: Date, row: CheckRow): Promise<OpenIdentityCheck> {
+  const check: OpenIdentityCheck = {
+    id: row.id,
+    source: row.source,
+    question_key: row.source,
+    reason: row.reason,
+    expires_at: row.expiresAt.toISOString(),
+    seconds_left: Math.max(0, Math.ceil((row.expiresAt.getTime() - now.getTime()) / 1000)),
+  };
+  if (row.source === 'court') {
+    const [student] = await db
+      .select({ courtId: students.courtId })
+      .from(students)
+      .where(eq(students.id, row.studentId));
+    if (student) check.choices = await courtChoices(db, row.id, student.courtId);
+  }
+  return check;
+}
+
+function presentLock(lock: NonNullable<IdentityState['lock']>): NonNullable<IdentityCheckState['locked']> {
+  return { until: lock.lockedUntil?.toISOString() ?? null, reason: lock.reason };
+}
+
+function lockedError(lock: NonNullable<IdentityState['lock']>): AppError {
+  const until = lock.lockedUntil?.toISOString() ?? null;
+  return new AppError(
+    423,
+    COURSE_LOCKED,
+    until
+      ? 'Your course is locked for a while because identity checks were missed.'
+      : 'Your course is locked because identity checks were missed. Please contact the school to unlock it.',
+    { until, reason: lock.reason },
+  );
+}
+
+const pendingError = () => new AppError(409, IDENTITY_CHECK_PENDING, 'Please answer the identity check to continue.');
+
+const NOTHING: IdentityCheckState = { check: null, locked: null };
+
+/**
+ * 409 IDENTITY_CHECK_PENDING while a check waits for its answer or one is due, 423 COURSE_LOCKED
+ * while the course is locked (decision 012). For the final exam's draw under a profile that asks
+ * before the final, a passed 'before_final' check is required: one is asked here when missing.
+ * Under a profile without identity checks nothing is read.
+ */
+export async function assertNoIdentityHold(
+  db: Db,
+  clock: Clock,
+  studentId: number,
+  profile: StudentProfile,
+  action: { finalDraw?: boolean } = {},
+): Promise<void> {
+  const rules = profile.rules.identityChecks;
+  if (!rules.enabled) return;
+  const now = clock.now();
+  const state = await db.transaction(async (tx) => settleChecks(tx as unknown as Db, now, studentId, rules));
+  if (state.lock) throw lockedError(state.lock);
+  if (state.open) throw pendingError();
+  if ((await isRandomCheckDue(db, studentId, rules, state)).due) throw pendingError();
+  if (!action.finalDraw || !rules.beforeFinal) return;
+  if (state.rows.some((row) => row.reason === 'before_final' && row.outcome === 'passed')) return;
+  // Asked only once the final is otherwise open, so the question is not wasted on a closed exam.
+  await assertChapterOpen(db, studentId, FINAL_EXAM_CHAPTER);
+  await assertSeatTimeMet(db, studentId, { kind: 'course' });
+  await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const settled = await settleChecks(txDb, now, studentId, rules);
+    if (settled.open || settled.lock) return;
+    await askCheck(txDb, now, {
+      studentId,
+      rules,
+      reason: 'before_final',
+      countedSecondsAtAsk: await countedSeconds(txDb, studentId),
+      source: pickOne(rules.sources),
+    });
+  });
+  throw pendingError();
+}
+
+/**
+ * The student's open check and lock (GET identity-check). A check due now is asked here, so the
+ * page that polls this (or that was refused with 409) shows it. Under a profile without identity
+ * checks both are null.
+ */
+export async function getIdentityCheckState(db: Db, clock: Clock, studentId: number): Promise<IdentityCheckState> {
+  const { rules } = await getStudentProfile(db, studentId);
+  const identity = rules.identityChecks;
+  if (!identity.enabled) return NOTHING;
+  const now = clock.now();
+  const row = await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const state = await settleChecks(txDb, now, studentId, identity);
+    if (state.lock) return { lock: state.lock };
+    if (state.open) return { open: state.open };
+    const { due, counted } = await isRandomCheckDue(txDb, studentId, identity, state);
+    if (!due) return {};
+    const open = await askCheck(txDb, now, {
+      studentId,
+      rules: identity,
+      reason: 'random',
+      countedSecondsAtAsk: counted,
+      source: pickOne(identity.sources),
+    });
+    return { open };
+  });
+  if (row.lock) return { check: null, locked: presentLock(row.lock) };
+  if (row.open) return { check: await presentCheck(db, now, row.open), locked: null };
+  return NOTHING;
+}
+
+async function identityRecord(db: Db, studentId: number) {
+  const [row] = await db
+    .select({ dob: students.dob, zip: students.zip, dlNumber: students.dlNumber, courtName: courts.name })
+    .from(students)
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(eq(students.id, studentId));
+  if (!row) throw notFound('No such student.');
+  return row;
+}
+
+/**
+ * The student answers a question. A right answer passes the check; a wrong one asks another
+ * question at once while retries last, else the check is missed; an answer after the time limit
+ * is timed out. Missed checks in a row lock the course. The answer is compared and forgotten.
+ */
+export async function answerIdentityCheck(
+  db: Db,
+  clock: Clock,
+  input: { studentId: number; checkId: number; answer: string },
+): Promise<{ outcome: 'passed' | 'wrong' | 'timed_out'; next: IdentityCheckState }> {
+  const { studentId, checkId } = input;
+  const { rules } = await getStudentProfile(db, studentId);
+  const identity = rules.identityChecks;
+  if (!identity.enabled) throw notFound('No such identity check.');
+  const record = await identityRecord(db, studentId);
+  const now = clock.now();
+  const result = await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const state = await settleChecks(txDb, now, studentId, identity);
+    const row = state.rows.find((candidate) => candidate.id === checkId);
+    if (!row) throw notFound('No such identity check.');
+    if (row.outcome === 'timed_out' && row.answeredAt === null) {
+      // Its time ran out (settled just now or by an earlier call): a late answer is timed out, whatever it says.
+      await txDb.update(identityChecks).set({ answeredAt: now }).where(eq(identityChecks.id, row.id));
+      return { outcome: 'timed_out' as const };
+    }
+    if (row.outcome !== null) {
+      throw new AppError(409, IDENTITY_CHECK_CLOSED, 'This identity check was already answered.');
+    }
+    const before = groupChecks(
+      state.rows.filter((candidate) => candidate.id !== row.id),
+      identity.retries,
+    );
+    const outcome: 'passed' | 'wrong' = answerMatches(row.source, input.answer, record) ? 'passed' : 'wrong';
+    await txDb.update(identityChecks).set({ outcome, answeredAt: now }).where(eq(identityChecks.id, row.id));
+    row.outcome = outcome;
+    const after = groupChecks(state.rows, identity.retries);
+    const group = after.at(-1);
+    if (group?.status === 'retrying') {
+      const asked = new Set(group.rows.map((question) => question.source));
+      const fresh = identity.sources.filter((source) => !asked.has(source));
+      const others = identity.sources.filter((source) => source !== row.source);
+      await askCheck(txDb, now, {
+        studentId,
+        rules: identity,
+        reason: row.reason,
+        // A retry belongs to the same check: the schedule runs from when the check began.
+        countedSecondsAtAsk: group.rows[0]?.countedSecondsAtAsk ?? row.countedSecondsAtAsk,
+        source: pickOne(fresh.length > 0 ? fresh : others.length > 0 ? others : identity.sources),
+      });
+    } else if (group?.status === 'missed') {
+      await lockIfMissedEnough(txDb, now, studentId, identity, before, after);
+    }
+    return { outcome };
+  });
+  return { outcome: result.outcome, next: await describeState(db, now, studentId) };
+}
+
+/** The open check and lock as they stand, asking nothing new. */
+async function describeState(db: Db, now: Date, studentId: number): Promise<IdentityCheckState> {
+  const lock = await activeLock(db, studentId, now);
+  if (lock) return { check: null, locked: presentLock(lock) };
+  const [open] = await db
+    .select()
+    .from(identityChecks)
+    .where(
+      and(eq(identityChecks.studentId, studentId), isNull(identityChecks.outcome), gt(identityChecks.expiresAt, now)),
+    )
+    .orderBy(desc(identityChecks.id))
+    .limit(1);
+  return { check: open ? await presentCheck(db, now, open) : null, locked: null };
+}
+
+/** Staff act on a student of their court scope only; anyone else is told there is no such student. */
+export async function assertStudentInScope(db: Db, auth: Auth, studentId: number): Promise<void> {
+  const [student] = await db
+    .select({ id: students.id, courtId: students.courtId })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
+}
+
+/**
+ * An admin lifts the student's lock (decision 012: after the profile's number of locks only an
+ * admin can). Returns the lock lifted, or undefined when none was in force.
+ */
+export async function unlockCourse(
+  tx: Db,
+  clock: Clock,
+  input: { studentId: number; staffId: number },
+): Promise<typeof courseLocks.$inferSelect | undefined> {
+  const now = clock.now();
+  const lock = await activeLock(tx, input.studentId, now);
+  if (!lock) return undefined;
+  const [lifted] = await tx
+    .update(courseLocks)
+    .set({ unlockedAt: now, unlockedByStaffId: input.staffId })
+    .where(eq(courseLocks.id, lock.id))
+    .returning();
+  return lifted;
+}
+
+/** Every question asked (oldest first) and the lock in force, for the admin student detail. */
+export async function getStudentIdentity(db: Db, clock: Clock, studentId: number): Promise<AdminIdentity> {
+  const rows = await db
+    .select()
+    .from(identityChecks)
+    .where(eq(identityChecks.studentId, studentId))
+    .orderBy(asc(identityChecks.id));
+  const now = clock.now();
+  const lock = await activeLock(db, studentId, now);
+  return {
+    checks: rows.map((row) => ({
+      source: row.source,
+      reason: row.reason,
+      asked_at: row.askedAt.toISOString(),
+      // A question whose time ran out shows as timed out even before the student's next call settles it.
+      outcome: row.outcome ?? (row.expiresAt <= now ? 'timed_out' : null),
+    })),
+    lock: lock
+      ? { locked_at: lock.lockedAt.toISOString(), until: lock.lockedUntil?.toISOString() ?? null, reason: lock.reason }
+      : null,
+  };
+}

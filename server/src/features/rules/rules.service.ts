@@ -1,0 +1,63 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { type RulesProfile, RulesProfileSchema } from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { courts, rulesProfiles, students } from '../../db/schema.ts';
+import { notFound } from '../../plugins/errors.ts';
+
+/**
+ * Rules profiles (issue 8, decision 012). A profile version never changes once loaded, so each
+ * is read from the database once per process and kept.
+ */
+const profileCache = new Map<string, RulesProfile>();
+
+export const DEFAULT_PROFILE_ID = 'default';
+
+/** One version of a profile, as loaded from content/rules/. */
+export async function getRulesProfile(db: Db, id: string, version: number): Promise<RulesProfile> {
+  const key = `${id}@${String(version)}`;
+  const cached = profileCache.get(key);
+  if (cached) return cached;
+  const [row] = await db
+    .select({ definition: rulesProfiles.definition })
+    .from(rulesProfiles)
+    .where(and(eq(rulesProfiles.id, id), eq(rulesProfiles.version, version)));
+  if (!row) throw new Error(`rules profile ${key} is not loaded`);
+  const profile = RulesProfileSchema.parse(row.definition);
+  profileCache.set(key, profile);
+  return profile;
+}
+
+/** The newest loaded version of a profile: what a new enrolment in a court pointing at it gets. */
+export async function getCurrentProfileVersion(db: Db, id: string): Promise<number> {
+  const [row] = await db
+    .select({ version: rulesProfiles.version })
+    .from(rulesProfiles)
+    .where(eq(rulesProfiles.id, id))
+    .orderBy(desc(rulesProfiles.version))
+    .limit(1);
+  if (!row) throw new Error(`rules profile ${id} is not loaded`);
+  return row.version;
+}
+
+/** The profile (id and current version) a new enrolment in this court is pinned to. */
+export async function getCourtProfileRef(db: Db, courtId: number): Promise<{ id: string; version: number }> {
+  const [court] = await db.select({ profileId: courts.rulesProfileId }).from(courts).where(eq(courts.id, courtId));
+  const id = court?.profileId ?? DEFAULT_PROFILE_ID;
+  return { id, version: await getCurrentProfileVersion(db, id) };
+}
+
+export interface StudentProfile {
+  id: string;
+  version: number;
+  rules: RulesProfile;
+}
+
+/** The rules a student's enrolment runs under: the profile version pinned when they enrolled. */
+export async function getStudentProfile(db: Db, studentId: number): Promise<StudentProfile> {
+  const [student] = await db
+    .select({ id: students.rulesProfileId, version: students.rulesProfileVersion })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student) throw notFound('No such student.');
+  return { id: student.id, version: student.version, rules: await getRulesProfile(db, student.id, student.version) };
+}

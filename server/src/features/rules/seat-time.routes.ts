@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { getSeatTime, recordHeartbeat } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
+import { assertOwnRecord } from '../../plugins/policies.ts';
+import * as seatTime from './seat-time.service.ts';
+
+export function registerSeatTimeRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
+  serve(app, recordHeartbeat, PAID_STUDENT, async ({ body, auth }) => {
+    assertOwnRecord(auth, body.studentId);
+    return seatTime.recordHeartbeat(db, { clock, config }, { studentId: auth.studentId, moduleId: body.moduleId });
+  });
+
+  serve(app, getSeatTime, PAID_STUDENT, async ({ params, query, auth }) => {
+    assertOwnRecord(auth, params.id);
+    return seatTime.getSeatTimeStatus(
+      db,
+      { clock, config },
+      { studentId: auth.studentId, moduleId: query.moduleId, chapterId: query.chapterId },
+    );
+  });
+}

@@ -1,0 +1,213 @@
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { type RulesProfile, SEAT_TIME_REQUIRED, type SeatTimeStatus } from '@ts/contract';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { modules, seatTimeLedger, students } from '../../db/schema.ts';
+import { type Clock, localDate } from '../../platform/clock.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+import { assertChapterOpen } from '../progress/progress.service.ts';
+import { getStudentProfile } from './rules.service.ts';
+
+/**
+ * Seat time (issue 8, decision 012). The module page sends a heartbeat about every
+ * HEARTBEAT_SECONDS while the student is active; the server credits the time since the student's
+ * previous heartbeat (its own clock, never the browser's) to an append-only ledger. Totals per
+ * module, chapter and course are sums of the ledger, so they survive sign-out and device changes.
+ */
+export const HEARTBEAT_SECONDS = 30;
+
+export interface SeatTimeContext {
+  clock: Clock;
+  config: Config;
+}
+
+type SeatTimeRules = RulesProfile['seatTime'];
+
+/** A profile asks for seat time when any of its minimums is above zero (the default's are all 0). */
+export function requiresSeatTime(rules: SeatTimeRules): boolean {
+  return rules.minutesPerModule > 0 || rules.minutesPerChapter > 0 || rules.minutesBeforeFinal > 0;
+}
+
+/**
+ * Seconds credited for a heartbeat: the whole seconds since the previous one (whole seconds of the
+ * clock, so consecutive credits add up to the time between the first and the last heartbeat), or
+ * nothing when there was no previous one (the first only starts the clock) or the gap is longer
+ * than the idle cut-off (the student was away). The daily cap is applied afterwards.
+ */
+export function creditForGap(previous: Date | undefined, now: Date, idleCutoffMinutes: number): number {
+  if (!previous) return 0;
+  const gap = Math.floor(now.getTime() / 1000) - Math.floor(previous.getTime() / 1000);
+  if (gap <= 0 || gap > idleCutoffMinutes * 60) return 0;
+  return gap;
+}
+
+interface LedgerTotals {
+  module: number;
+  chapter: number;
+  course: number;
+  today: number;
+}
+
+/** One query: the student's counted seconds in a module, a chapter, the whole course, and on a school day. */
+async function sumLedger(
+  db: Db,
+  input: { studentId: number; moduleId: number | null; chapterId: number | null; schoolDay: string | null },
+): Promise<LedgerTotals> {
+  const sumWhere = (condition: SQL | null) =>
+    condition
+      ? sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}) filter (where ${condition}), 0)`.mapWith(Number)
+      : sql<number>`0`.mapWith(Number);
+  const [row] = await db
+    .select({
+      module: sumWhere(input.moduleId === null ? null : eq(seatTimeLedger.moduleId, input.moduleId)),
+      chapter: sumWhere(input.chapterId === null ? null : eq(seatTimeLedger.chapterId, input.chapterId)),
+      course: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number),
+      today: sumWhere(input.schoolDay === null ? null : eq(seatTimeLedger.schoolDay, input.schoolDay)),
+    })
+    .from(seatTimeLedger)
+    .where(eq(seatTimeLedger.studentId, input.studentId));
+  return row ?? { module: 0, chapter: 0, course: 0, today: 0 };
+}
+
+function total(requiredSeconds: number, countedSeconds: number) {
+  return { requiredSeconds, countedSeconds, remainingSeconds: Math.max(0, requiredSeconds - countedSeconds) };
+}
+
+function buildStatus(
+  rules: SeatTimeRules,
+  scope: { moduleId: number | null; chapterId: number | null },
+  totals: LedgerTotals,
+): SeatTimeStatus {
+  return {
+    required: requiresSeatTime(rules),
+    module:
+      scope.moduleId === null
+        ? null
+        : { moduleId: scope.moduleId, ...total(rules.minutesPerModule * 60, totals.module) },
+    chapter:
+      scope.chapterId === null
+        ? null
+        : { chapterId: scope.chapterId, ...total(rules.minutesPerChapter * 60, totals.chapter) },
+    course: total(rules.minutesBeforeFinal * 60, totals.course),
+    todayCountedSeconds: totals.today,
+    dailyCapSeconds: rules.dailyCapMinutes === null ? null : rules.dailyCapMinutes * 60,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    // Filled by the identity checks (decision 012) when one waits for the student's answer.
+    identityCheck: null,
+  };
+}
+
+const NOTHING_COUNTED: LedgerTotals = { module: 0, chapter: 0, course: 0, today: 0 };
+
+async function chapterOfModule(db: Db, moduleId: number): Promise<number> {
+  const [module] = await db.select({ chapterId: modules.chapterId }).from(modules).where(eq(modules.id, moduleId));
+  if (!module) throw notFound('No such module.');
+  return module.chapterId;
+}
+
+/**
+ * The time counted and still required for a module (and its chapter), or a chapter, and the
+ * course. Under a profile with no minimums nothing is counted or read: required is false.
+ */
+export async function getSeatTimeStatus(
+  db: Db,
+  context: SeatTimeContext,
+  input: { studentId: number; moduleId?: number | undefined; chapterId?: number | undefined },
+): Promise<SeatTimeStatus> {
+  const { rules } = await getStudentProfile(db, input.studentId);
+  const moduleId = input.moduleId ?? null;
+  const chapterId = moduleId === null ? (input.chapterId ?? null) : await chapterOfModule(db, moduleId);
+  if (!requiresSeatTime(rules.seatTime)) return buildStatus(rules.seatTime, { moduleId, chapterId }, NOTHING_COUNTED);
+  const schoolDay = localDate(context.clock.now(), context.config.schoolTimeZone);
+  const totals = await sumLedger(db, { studentId: input.studentId, moduleId, chapterId, schoolDay });
+  return buildStatus(rules.seatTime, { moduleId, chapterId }, totals);
+}
+
+/**
+ * A heartbeat from the module page (decision 012). Under a profile with no minimums nothing is
+ * written. Otherwise, with the student's row locked (two tabs cannot count the same time twice),
+ * the time since the previous heartbeat is credited when it is within the idle cut-off, and within
+ * what is left of the school day's cap; the row is appended to the ledger.
+ */
+export async function recordHeartbeat(
+  db: Db,
+  context: SeatTimeContext,
+  input: { studentId: number; moduleId: number },
+): Promise<SeatTimeStatus> {
+  const { studentId, moduleId } = input;
+  const chapterId = await chapterOfModule(db, moduleId);
+  const { rules } = await getStudentProfile(db, studentId);
+  const seatTime = rules.seatTime;
+  if (!requiresSeatTime(seatTime)) return buildStatus(seatTime, { moduleId, chapterId }, NOTHING_COUNTED);
+  // Time counts only in a chapter the student may study (chapters go in order, spec 4).
+  await assertChapterOpen(db, studentId, chapterId);
+
+  return db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+    const now = context.clock.now();
+    const schoolDay = localDate(now, context.config.schoolTimeZone);
+    const [previous] = await tx
+      .select({ heartbeatAt: seatTimeLedger.heartbeatAt })
+      .from(seatTimeLedger)
+      .where(eq(seatTimeLedger.studentId, studentId))
+      .orderBy(desc(seatTimeLedger.heartbeatAt), desc(seatTimeLedger.id))
+      .limit(1);
+    let credited = creditForGap(previous?.heartbeatAt, now, seatTime.idleCutoffMinutes);
+    const before = await sumLedger(txDb, { studentId, moduleId, chapterId, schoolDay });
+    if (seatTime.dailyCapMinutes !== null) {
+      credited = Math.min(credited, Math.max(0, seatTime.dailyCapMinutes * 60 - before.today));
+    }
+    await tx
+      .insert(seatTimeLedger)
+      .values({ studentId, moduleId, chapterId, heartbeatAt: now, creditedSeconds: credited, schoolDay });
+    return buildStatus(
+      seatTime,
+      { moduleId, chapterId },
+      {
+        module: before.module + credited,
+        chapter: before.chapter + credited,
+        course: before.course + credited,
+        today: before.today + credited,
+      },
+    );
+  });
+}
+
+export type SeatTimeScope =
+  { kind: 'module'; moduleId: number } | { kind: 'chapter'; chapterId: number } | { kind: 'course' };
+
+const WHERE_TEXT: Record<SeatTimeScope['kind'], string> = {
+  module: 'in this module before continuing',
+  chapter: "in this chapter's modules before its quiz",
+  course: 'in the course before the final exam',
+};
+
+/**
+ * Mark Complete, a chapter's quiz and the final wait for the profile's minimum time (409
+ * SEAT_TIME_REQUIRED with the seconds still required). Under a minimum of 0 nothing is read
+ * beyond the student's profile.
+ */
+export async function assertSeatTimeMet(db: Db, studentId: number, scope: SeatTimeScope): Promise<void> {
+  const { seatTime } = (await getStudentProfile(db, studentId)).rules;
+  const minutes =
+    scope.kind === 'module'
+      ? seatTime.minutesPerModule
+      : scope.kind === 'chapter'
+        ? seatTime.minutesPerChapter
+        : seatTime.minutesBeforeFinal;
+  if (minutes === 0) return;
+  const moduleId = scope.kind === 'module' ? scope.moduleId : null;
+  const chapterId = scope.kind === 'chapter' ? scope.chapterId : null;
+  const totals = await sumLedger(db, { studentId, moduleId, chapterId, schoolDay: null });
+  const counted = scope.kind === 'module' ? totals.module : scope.kind === 'chapter' ? totals.chapter : totals.course;
+  const { requiredSeconds, countedSeconds, remainingSeconds } = total(minutes * 60, counted);
+  if (remainingSeconds === 0) return;
+  const remainingMinutes = Math.ceil(remainingSeconds / 60);
+  throw new AppError(
+    409,
+    SEAT_TIME_REQUIRED,
+    `Please spend at least ${String(remainingMinutes)} more ${remainingMinutes === 1 ? 'minute' : 'minutes'} ${WHERE_TEXT[scope.kind]}.`,
+    { scope: scope.kind, requiredSeconds, countedSeconds, remainingSeconds },
+  );
+}

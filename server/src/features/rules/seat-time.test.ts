@@ -1,0 +1,375 @@
+import { eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IdentityCheckState, SeatTimeStatus } from '@ts/contract';
+import { seatTimeLedger } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
+import { createCourt, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
+import { creditForGap } from './seat-time.service.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+interface Learner {
+  id: number;
+  lastName: string;
+  dlNumber: string;
+  courtName: string;
+  client: ApiClient;
+}
+
+describe('seat time', () => {
+  let t: TestApp;
+  let chapter1: number[];
+  beforeAll(async () => {
+    t = await buildTestApp();
+    chapter1 = await moduleIdsOf(t.db, 1);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function learner(profile = 'default', { paid = true } = {}): Promise<Learner> {
+    const court = await createCourt(t.db, { rulesProfileId: profile });
+    const student = await createStudent(t.db, {
+      courtId: court.id,
+      rulesProfileId: profile,
+      rulesProfileVersion: 1,
+    });
+    if (paid) await markStudentPaid(t.db, student.id);
+    return { ...student, courtName: court.name, client: apiClient(t.app, await signInStudent(t.app, student)) };
+  }
+
+  /**
+   * The strict profiles also ask identity checks as counted time grows (another rule, tested on
+   * its own): these tests answer them correctly so that only seat time holds the student back.
+   */
+  async function answerIdentityChecks(student: Learner): Promise<void> {
+    const url = `/api/students/${String(student.id)}/identity-check`;
+    for (let asked = 0; asked < 5; asked += 1) {
+      const { check } = (await student.client.get(url)).json<IdentityCheckState>();
+      if (!check) return;
+      const answer = { dob: '1988-07-04', zip: '93721', dl_last4: student.dlNumber, court: student.courtName }[
+        check.source
+      ];
+      const answered = await student.client.post(`${url}/${String(check.id)}`, { answer });
+      expect(answered.json()).toMatchObject({ outcome: 'passed' });
+    }
+  }
+
+  /** A course action, answering the identity check it may be held for first. */
+  async function withChecksAnswered(student: Learner, action: () => Promise<LightMyRequestResponse>) {
+    const first = await action();
+    if (first.statusCode !== 409 || first.json<{ error: { code: string } }>().error.code !== 'IDENTITY_CHECK_PENDING') {
+      return first;
+    }
+    await answerIdentityChecks(student);
+    return action();
+  }
+
+  function heartbeat(student: Learner, moduleId: number, client = student.client): Promise<LightMyRequestResponse> {
+    return client.post('/api/students/heartbeat', { studentId: student.id, moduleId });
+  }
+
+  async function beat(student: Learner, moduleId: number): Promise<SeatTimeStatus> {
+    const response = await heartbeat(student, moduleId);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<SeatTimeStatus>();
+  }
+
+  /** Active on a module: a heartbeat now, then one every `every` ms until `duration` ms have passed. */
+  async function study(student: Learner, moduleId: number, duration: number, every = 30 * SECOND) {
+    let status = await beat(student, moduleId);
+    for (let elapsed = 0; elapsed < duration; elapsed += every) {
+      t.clock.advance(Math.min(every, duration - elapsed));
+      status = await beat(student, moduleId);
+    }
+    return status;
+  }
+
+  async function seatTime(student: Learner, query = ''): Promise<SeatTimeStatus> {
+    const response = await student.client.get(`/api/students/${String(student.id)}/seat-time${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<SeatTimeStatus>();
+  }
+
+  function markComplete(student: Learner, moduleId: number) {
+    return withChecksAnswered(student, () =>
+      student.client.post('/api/students/moduleComplete', { studentId: student.id, moduleId }),
+    );
+  }
+
+  function drawQuiz(student: Learner, chapterId: number) {
+    const url =
+      chapterId === 6
+        ? `/api/quiz/finalExamQuestions/${String(student.id)}`
+        : `/api/quiz/questions/${String(chapterId)}`;
+    return withChecksAnswered(student, () => student.client.get(url));
+  }
+
+  async function ledgerRows(studentId: number) {
+    return t.db.select().from(seatTimeLedger).where(eq(seatTimeLedger.studentId, studentId));
+  }
+
+  const moduleOf = (index: number) => {
+    const id = chapter1[index];
+    if (id === undefined) throw new Error(`chapter 1 has no module ${String(index)}`);
+    return id;
+  };
+
+  describe('under the default profile', () => {
+    it('answers a heartbeat with required: false and writes nothing to the ledger', async () => {
+      const student = await learner('default');
+      const status = await beat(student, moduleOf(0));
+      expect(status.required).toBe(false);
+      expect(status.identityCheck).toBeNull();
+      t.clock.advance(30 * SECOND);
+      await beat(student, moduleOf(0));
+      expect(await ledgerRows(student.id)).toEqual([]);
+      expect((await seatTime(student, `?moduleId=${String(moduleOf(0))}`)).required).toBe(false);
+    });
+
+    it('lets Mark Complete through at once, as before', async () => {
+      const student = await learner('default');
+      const response = await markComplete(student, moduleOf(0));
+      expect(response.statusCode, response.body).toBe(200);
+    });
+  });
+
+  describe('under four-hour-identity (12 minutes a module, 50 a chapter, 240 before the final)', () => {
+    it('refuses Mark Complete before 12 minutes with the time still required, then allows it', async () => {
+      const student = await learner('four-hour-identity');
+      const early = await markComplete(student, moduleOf(0));
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toMatchObject({
+        error: {
+          code: 'SEAT_TIME_REQUIRED',
+          message: 'Please spend at least 12 more minutes in this module before continuing.',
+          remainingSeconds: 720,
+        },
+      });
+
+      // The first heartbeat only starts the clock; each next one credits the 30 s since the last.
+      const partway = await study(student, moduleOf(0), 7.5 * MINUTE);
+      expect(partway.required).toBe(true);
+      expect(partway.heartbeatSeconds).toBe(30);
+      expect(partway.module).toEqual({
+        moduleId: moduleOf(0),
+        requiredSeconds: 720,
+        countedSeconds: 450,
+        remainingSeconds: 270,
+      });
+      const stillEarly = await markComplete(student, moduleOf(0));
+      expect(stillEarly.json()).toMatchObject({ error: { code: 'SEAT_TIME_REQUIRED', remainingSeconds: 270 } });
+
+      t.clock.advance(30 * SECOND);
+      await beat(student, moduleOf(0));
+      const done = await study(student, moduleOf(0), 4 * MINUTE);
+      expect(done.module?.remainingSeconds).toBe(0);
+      expect(done.module?.countedSeconds).toBe(720);
+      expect((await markComplete(student, moduleOf(0))).statusCode).toBe(200);
+    });
+
+    it('counts time in a module towards that module only, and towards its chapter and the course', async () => {
+      const student = await learner('four-hour-identity');
+      await study(student, moduleOf(0), 3 * MINUTE);
+      const status = await seatTime(student, `?moduleId=${String(moduleOf(1))}`);
+      expect(status.module).toMatchObject({ moduleId: moduleOf(1), countedSeconds: 0, remainingSeconds: 720 });
+      expect(status.chapter).toEqual({
+        chapterId: 1,
+        requiredSeconds: 3000,
+        countedSeconds: 180,
+        remainingSeconds: 2820,
+      });
+      expect(status.course).toEqual({ requiredSeconds: 14_400, countedSeconds: 180, remainingSeconds: 14_220 });
+      expect(status.dailyCapSeconds).toBeNull();
+      expect(status.todayCountedSeconds).toBe(180);
+    });
+
+    it('does not count a gap longer than the idle cut-off of 15 minutes', async () => {
+      const student = await learner('four-hour-identity');
+      await study(student, moduleOf(0), 2 * MINUTE);
+      t.clock.advance(15 * MINUTE + SECOND);
+      const afterIdle = await beat(student, moduleOf(0));
+      expect(afterIdle.module?.countedSeconds).toBe(120);
+      // The clock starts again from the heartbeat after the break.
+      t.clock.advance(30 * SECOND);
+      expect((await beat(student, moduleOf(0))).module?.countedSeconds).toBe(150);
+      // A gap of exactly the cut-off still counts.
+      t.clock.advance(15 * MINUTE);
+      expect((await beat(student, moduleOf(0))).module?.countedSeconds).toBe(150 + 900);
+    });
+
+    it('keeps the counted time across sign-out and a new session', async () => {
+      const student = await learner('four-hour-identity');
+      await study(student, moduleOf(0), 5 * MINUTE);
+      const logout = await student.client.post('/api/logout', undefined);
+      expect(logout.statusCode).toBe(204);
+      expect((await heartbeat(student, moduleOf(0))).statusCode).toBe(401);
+
+      t.clock.advance(2 * 60 * MINUTE);
+      const again: Learner = { ...student, client: apiClient(t.app, await signInStudent(t.app, student)) };
+      const status = await seatTime(again, `?moduleId=${String(moduleOf(0))}`);
+      expect(status.module?.countedSeconds).toBe(300);
+      expect(status.course.countedSeconds).toBe(300);
+      const resumed = await study(again, moduleOf(0), MINUTE);
+      expect(resumed.module?.countedSeconds).toBe(360);
+    });
+
+    it('does not count the same time twice for two sessions sending heartbeats at the same moment', async () => {
+      const student = await learner('four-hour-identity');
+      const otherTab: Learner = { ...student, client: apiClient(t.app, await signInStudent(t.app, student)) };
+      await Promise.all([heartbeat(student, moduleOf(0)), heartbeat(otherTab, moduleOf(1))]);
+      for (let i = 0; i < 4; i += 1) {
+        t.clock.advance(30 * SECOND);
+        const answers = await Promise.all([heartbeat(student, moduleOf(0)), heartbeat(otherTab, moduleOf(1))]);
+        expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+      }
+      const status = await seatTime(student);
+      expect(status.course.countedSeconds).toBe(120);
+      const credited = (await ledgerRows(student.id)).map((row) => row.creditedSeconds).sort((a, b) => a - b);
+      expect(credited).toEqual([0, 0, 0, 0, 0, 0, 30, 30, 30, 30]);
+    });
+
+    it("refuses a chapter's quiz until the chapter's 50 minutes are counted", async () => {
+      const student = await learner('four-hour-identity');
+      // Four modules of 12 minutes: 48 of the chapter's 50.
+      for (const moduleId of chapter1) {
+        await study(student, moduleId, 12 * MINUTE, 12 * MINUTE);
+        expect((await markComplete(student, moduleId)).statusCode).toBe(200);
+      }
+      const early = await drawQuiz(student, 1);
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toMatchObject({
+        error: {
+          code: 'SEAT_TIME_REQUIRED',
+          message: "Please spend at least 2 more minutes in this chapter's modules before its quiz.",
+          remainingSeconds: 120,
+        },
+      });
+      expect((await seatTime(student, '?chapterId=1')).chapter?.remainingSeconds).toBe(120);
+
+      t.clock.advance(2 * MINUTE);
+      await beat(student, moduleOf(3));
+      expect((await drawQuiz(student, 1)).statusCode).toBe(200);
+    });
+
+    it('refuses the final until 240 minutes of the course are counted', async () => {
+      const student = await learner('four-hour-identity');
+      for (const chapterId of [1, 2, 3, 4]) {
+        const moduleIds = await moduleIdsOf(t.db, chapterId);
+        for (const moduleId of moduleIds) await study(student, moduleId, 12 * MINUTE, 12 * MINUTE);
+        const last = moduleIds[moduleIds.length - 1]!;
+        const short = Math.max(0, 50 - 12 * moduleIds.length);
+        if (short > 0) await study(student, last, short * MINUTE, short * MINUTE);
+        for (const moduleId of moduleIds) expect((await markComplete(student, moduleId)).statusCode).toBe(200);
+        expect((await drawQuiz(student, chapterId)).statusCode).toBe(200);
+        expect((await takeQuiz(student.client, t.db, student.id, chapterId, 10)).statusCode).toBe(200);
+      }
+      // 50 + 50 + 60 (five modules) + 50 minutes.
+      const counted = (await seatTime(student)).course.countedSeconds;
+      expect(counted).toBe(210 * 60);
+
+      const early = await drawQuiz(student, 6);
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toMatchObject({
+        error: {
+          code: 'SEAT_TIME_REQUIRED',
+          message: 'Please spend at least 30 more minutes in the course before the final exam.',
+          remainingSeconds: 1800,
+        },
+      });
+
+      const lastModule = (await moduleIdsOf(t.db, 4)).at(-1)!;
+      await study(student, lastModule, 30 * MINUTE, 15 * MINUTE);
+      const final = await drawQuiz(student, 6);
+      expect(final.statusCode, final.body).toBe(200);
+    });
+
+    it('counts time only in a chapter the student may study', async () => {
+      const student = await learner('four-hour-identity');
+      const [chapter2Module] = await moduleIdsOf(t.db, 2);
+      const response = await heartbeat(student, chapter2Module!);
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ error: { code: 'CHAPTER_LOCKED' } });
+      expect(await ledgerRows(student.id)).toEqual([]);
+    });
+  });
+
+  describe('under six-hour-daily-cap (at most 4 hours a day, 10-minute idle cut-off)', () => {
+    it('stops counting at 240 minutes for the school day and counts again the next day', async () => {
+      // 08:00 in the school's time zone (America/Los_Angeles).
+      t.clock.set(new Date('2026-12-01T16:00:00Z'));
+      const student = await learner('six-hour-daily-cap');
+      // 26 gaps of 9 minutes: 234 minutes; the next gap of 9 fills the cap with 6.
+      const morning = await study(student, moduleOf(0), 26 * 9 * MINUTE, 9 * MINUTE);
+      expect(morning.todayCountedSeconds).toBe(234 * 60);
+      expect(morning.dailyCapSeconds).toBe(240 * 60);
+      t.clock.advance(9 * MINUTE);
+      const capped = await beat(student, moduleOf(0));
+      expect(capped.todayCountedSeconds).toBe(240 * 60);
+      expect(capped.course.countedSeconds).toBe(240 * 60);
+      t.clock.advance(9 * MINUTE);
+      expect((await beat(student, moduleOf(0))).course.countedSeconds).toBe(240 * 60);
+      expect((await ledgerRows(student.id)).at(-1)?.creditedSeconds).toBe(0);
+
+      // The next morning in the school's time zone, signed in again.
+      t.clock.set(new Date('2026-12-02T16:00:00Z'));
+      student.client = apiClient(t.app, await signInStudent(t.app, student));
+      const nextDay = await study(student, moduleOf(0), 10 * MINUTE, 10 * MINUTE);
+      expect(nextDay.todayCountedSeconds).toBe(600);
+      expect(nextDay.course.countedSeconds).toBe(250 * 60);
+      expect(nextDay.course.remainingSeconds).toBe(110 * 60);
+      const days = new Set((await ledgerRows(student.id)).map((row) => row.schoolDay));
+      expect(days).toEqual(new Set(['2026-12-01', '2026-12-02']));
+    });
+  });
+
+  describe('the ledger', () => {
+    it('refuses to change or remove a row', async () => {
+      const student = await learner('four-hour-identity');
+      await study(student, moduleOf(0), MINUTE);
+      await expect(
+        t.db.execute(sql`update seat_time_ledger set credited_seconds = 9999 where student_id = ${student.id}`),
+      ).rejects.toThrow();
+      await expect(t.db.execute(sql`delete from seat_time_ledger where student_id = ${student.id}`)).rejects.toThrow();
+      expect((await ledgerRows(student.id)).map((row) => row.creditedSeconds)).toEqual([0, 30, 30]);
+    });
+
+    it('credits whole seconds of the clock, nothing for a first heartbeat or a gap past the cut-off', () => {
+      const start = new Date('2026-12-01T16:00:00.900Z');
+      expect(creditForGap(undefined, start, 15)).toBe(0);
+      expect(creditForGap(start, new Date('2026-12-01T16:00:30.100Z'), 15)).toBe(30);
+      expect(creditForGap(start, new Date('2026-12-01T16:15:00.900Z'), 15)).toBe(900);
+      expect(creditForGap(start, new Date('2026-12-01T16:15:01.900Z'), 15)).toBe(0);
+      expect(creditForGap(start, new Date('2026-12-01T15:59:00Z'), 15)).toBe(0);
+    });
+  });
+
+  describe('access', () => {
+    it("refuses another student's seat time with 403", async () => {
+      const student = await learner('four-hour-identity');
+      const other = await learner('four-hour-identity');
+      const beatForOther = await student.client.post('/api/students/heartbeat', {
+        studentId: other.id,
+        moduleId: moduleOf(0),
+      });
+      expect(beatForOther.statusCode).toBe(403);
+      expect((await student.client.get(`/api/students/${String(other.id)}/seat-time`)).statusCode).toBe(403);
+      expect(await ledgerRows(other.id)).toEqual([]);
+    });
+
+    it('asks an unpaid student to pay (402)', async () => {
+      const student = await learner('four-hour-identity', { paid: false });
+      expect((await heartbeat(student, moduleOf(0))).statusCode).toBe(402);
+      expect((await student.client.get(`/api/students/${String(student.id)}/seat-time`)).statusCode).toBe(402);
+    });
+
+    it('answers 404 for a module that does not exist', async () => {
+      const student = await learner('four-hour-identity');
+      expect((await heartbeat(student, 999_999)).statusCode).toBe(404);
+    });
+  });
+});

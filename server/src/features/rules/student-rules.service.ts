@@ -1,0 +1,50 @@
+import { eq } from 'drizzle-orm';
+import type { StudentRules } from '@ts/contract';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { students } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { notFound } from '../../plugins/errors.ts';
+import { canSeeStudent } from '../../plugins/policies.ts';
+import type { Auth } from '../../plugins/session.ts';
+import type { Language } from '../../plugins/language.ts';
+import { getCompletionStatus } from './completion.service.ts';
+import { getStudentProfile } from './rules.service.ts';
+
+/** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
+export async function assertStudentVisible(db: Db, auth: Auth, studentId: number): Promise<void> {
+  const [student] = await db
+    .select({ id: students.id, courtId: students.courtId })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
+}
+
+/**
+ * The rules a student's enrolment runs under, as the pages need them (decision 012): the pinned
+ * profile's name and version, its limits, and today's deadline and warning.
+ */
+export async function getStudentRules(
+  db: Db,
+  context: { clock: Clock; config: Config },
+  input: { studentId: number; language: Language },
+): Promise<StudentRules> {
+  const profile = await getStudentProfile(db, input.studentId);
+  const { rules } = profile;
+  const completion = await getCompletionStatus(db, context, input.studentId, profile);
+  const limits = (quiz: typeof rules.quizzes.chapter) => ({
+    questions: quiz.questions,
+    passMark: quiz.passMark,
+    attempts: quiz.attempts,
+    waitMinutes: quiz.waitMinutes,
+  });
+  return {
+    profile: { id: profile.id, version: profile.version, name: rules.name[input.language] },
+    seatTime: rules.seatTime,
+    identityChecks: { enabled: rules.identityChecks.enabled, answerSeconds: rules.identityChecks.answerSeconds },
+    quizzes: { chapter: limits(rules.quizzes.chapter), final: limits(rules.quizzes.final) },
+    deadline: completion.deadline,
+    deadlineWarning: completion.deadlineWarning,
+    closedOn: completion.closed ? completion.windowEnds : null,
+  };
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  changeStaffPassword,
+  createStaffAccount,
+  issueSetPasswordLink,
+  listStaffAccounts,
+  setStaffPassword,
+  updateStaffAccount,
+} from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { ANY_STAFF, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
+import * as staffService from './staff.service.ts';
+
+// Per address and process, on top of the per-account limit the services keep in the database.
+const PASSWORD_RATE_LIMIT = { max: 10, timeWindow: '15 minutes' };
+const SET_PASSWORD_RATE_LIMIT = { max: 20, timeWindow: '15 minutes' };
+
+export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, clock } = deps;
+
+  // Every staff member changes their own password, and only their own (decision 011).
+  serve(
+    app,
+    changeStaffPassword,
+    ANY_STAFF,
+    async ({ body, auth, request }) => {
+      await staffService.changeStaffPassword(db, clock, auth, { ...body, ip: request.ip });
+      return { status: 'SUCCESS' as const };
+    },
+    { rateLimit: PASSWORD_RATE_LIMIT },
+  );
+
+  // Staff accounts are a super_admin's (decision 011).
+  const superAdmin = staffRoles('super_admin');
+
+  serve(app, listStaffAccounts, superAdmin, async () => staffService.listStaffAccounts(db));
+
+  serve(app, createStaffAccount, superAdmin, async ({ body, auth, request }) =>
+    staffService.createStaffAccount(deps, request.log, auth.staffId, body),
+  );
+
+  serve(app, updateStaffAccount, superAdmin, async ({ params, body, auth }) =>
+    staffService.updateStaffAccount(deps, auth.staffId, params.id, body),
+  );
+
+  serve(app, issueSetPasswordLink, superAdmin, async ({ params, auth, request }) =>
+    staffService.issueSetPasswordLink(deps, request.log, auth.staffId, params.id),
+  );
+
+  serve(
+    app,
+    setStaffPassword,
+    PUBLIC,
+    async ({ body }) => {
+      await staffService.setStaffPassword(db, clock, body);
+      return { status: 'SUCCESS' as const };
+    },
+    { rateLimit: SET_PASSWORD_RATE_LIMIT },
+  );
+}

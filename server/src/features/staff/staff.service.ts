@@ -1,0 +1,462 @@
+import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { SET_PASSWORD_LINK_HOURS, StaffErrorCodes, type StaffAccount, type StaffRole } from '@ts/contract';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { courts, loginFailures, staff, staffPasswordTokens } from '../../db/schema.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { MailDeliveryError } from '../../platform/mail/mailer.ts';
+import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
+import { createToken, hashToken } from '../../platform/tokens.ts';
+import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../plugins/errors.ts';
+import { endStaffSessions } from '../../plugins/session.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_SUBJECT } from '../auth/auth.service.ts';
+
+type StaffRow = typeof staff.$inferSelect;
+type MailDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer'>;
+export interface MailLog {
+  error: (object: object, message: string) => void;
+}
+
+const LINK_MS = SET_PASSWORD_LINK_HOURS * 3600_000;
+
+// Spec 8, word for word.
+const wrongPassword = () =>
+  new AppError(
+    400,
+    StaffErrorCodes.wrongPassword,
+    'There was an error changing your password. Please ensure your current password was typed correctly.',
+  );
+const staffExists = () =>
+  new AppError(409, StaffErrorCodes.staffExists, 'A staff member with this username or email already exists.');
+const invalidLink = () =>
+  new AppError(
+    400,
+    StaffErrorCodes.invalidLink,
+    'This link is invalid or has expired. Ask a super admin for a new one.',
+  );
+
+function toAccount(member: StaffRow, courtName: string | null): StaffAccount {
+  return {
+    id: member.id,
+    username: member.username,
+    email: member.email,
+    name: member.name,
+    role: member.role,
+    court_id: member.courtId,
+    court_name: courtName,
+    created_at: member.createdAt.toISOString(),
+    disabled_at: member.disabledAt?.toISOString() ?? null,
+    password_set: member.passwordSetAt !== null,
+  };
+}
+
+async function findAccount(db: Db, id: number): Promise<{ member: StaffRow; account: StaffAccount } | null> {
+  const [row] = await db
+    .select({ member: staff, courtName: courts.name })
+    .from(staff)
+    .leftJoin(courts, eq(courts.id, staff.courtId))
+    .where(eq(staff.id, id));
+  return row ? { member: row.member, account: toAccount(row.member, row.courtName) } : null;
+}
+
+/** Every staff account, disabled ones too, by name. */
+export async function listStaffAccounts(db: Db): Promise<StaffAccount[]> {
+  const rows = await db
+    .select({ member: staff, courtName: courts.name })
+    .from(staff)
+    .leftJoin(courts, eq(courts.id, staff.courtId))
+    .orderBy(asc(sql`lower(${staff.name})`), asc(staff.id));
+  return rows.map((row) => toAccount(row.member, row.courtName));
+}
+
+/** Decision 011: only an admin can be limited to a court, and the court must exist. */
+async function assertCourtRule(db: Db, role: StaffRole, courtId: number | null): Promise<void> {
+  if (courtId === null) return;
+  if (role !== 'admin') throw badRequest('Only an admin can be limited to one court.');
+  const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, courtId));
+  if (!court) throw badRequest('That court does not exist.');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return [error, cause].some(
+    (candidate) =>
+      typeof candidate === 'object' && candidate !== null && (candidate as { code?: unknown }).code === '23505',
+  );
+}
+
+async function assertUnique(db: Db, input: { username?: string; email: string }, exceptId?: number): Promise<void> {
+  const matches = or(
+    input.username === undefined ? undefined : sql`lower(${staff.username}) = ${input.username.toLowerCase()}`,
+    sql`lower(${staff.email}) = ${input.email.toLowerCase()}`,
+  );
+  const [row] = await db
+    .select({ id: staff.id })
+    .from(staff)
+    .where(exceptId === undefined ? matches : and(matches, ne(staff.id, exceptId)))
+    .limit(1);
+  if (row) throw staffExists();
+}
+
+interface IssuedLink {
+  setPasswordUrl: string;
+  expiresAt: Date;
+}
+
+/**
+ * A new one-time set-password link for a member; earlier unused links stop working so only the
+ * newest does. Only the token's SHA-256 is stored, and it travels in the URL's fragment, which
+ * browsers never send to a server (so it is in no access log).
+ */
+async function issueToken(
+  tx: Db,
+  clock: Clock,
+  config: Config,
+  staffId: number,
+  createdBy: number,
+): Promise<IssuedLink> {
+  const now = clock.now();
+  await tx
+    .update(staffPasswordTokens)
+    .set({ expiresAt: now })
+    .where(
+      and(
+        eq(staffPasswordTokens.staffId, staffId),
+        isNull(staffPasswordTokens.usedAt),
+        gt(staffPasswordTokens.expiresAt, now),
+      ),
+    );
+  const token = createToken();
+  const expiresAt = new Date(now.getTime() + LINK_MS);
+  await tx
+    .insert(staffPasswordTokens)
+    .values({ tokenHash: hashToken(token), staffId, createdByStaffId: createdBy, createdAt: now, expiresAt });
+  return { setPasswordUrl: `${config.publicUrl}/set-password#token=${token}`, expiresAt };
+}
+
+/**
+ * Emails the link to the member (plain text, never a password). A failure does not undo the
+ * account or the link: the super_admin sees the link once and can pass it on. Only the kind of
+ * failure is logged, not the address.
+ */
+async function emailLink(
+  deps: MailDeps,
+  log: MailLog,
+  member: { id: number; name: string; username: string; email: string },
+  link: IssuedLink,
+  reason: 'new_account' | 'new_link',
+): Promise<boolean> {
+  const { config } = deps;
+  try {
+    const expires = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: config.schoolTimeZone,
+      timeZoneName: 'short',
+    }).format(link.expiresAt);
+    const opening =
+      reason === 'new_account'
+        ? `A staff account has been created for you at ${config.schoolName}. Your username is ${member.username}.`
+        : `A super admin at ${config.schoolName} has sent you a link to choose a new password for your staff account (username ${member.username}).`;
+    await deps.mailer.send({
+      to: member.email,
+      subject: `Set your password for ${config.schoolName}`,
+      text:
+        `Hello ${member.name},\n\n${opening}\n\n` +
+        `Choose your password here:\n${link.setPasswordUrl}\n\n` +
+        `The link works once and expires on ${expires} (${String(SET_PASSWORD_LINK_HOURS)} hours). ` +
+        `After choosing it, sign in at ${config.publicUrl}/admin-login.\n\n` +
+        `If you did not expect this email, you can ignore it.\n\n${config.schoolName}\n`,
+    });
+    return true;
+  } catch (error) {
+    log.error(
+      {
+        staffId: member.id,
+        error:
+          error instanceof MailDeliveryError
+            ? { type: error.name, permanent: error.permanent, responseCode: error.responseCode }
+            : { type: error instanceof Error ? error.name : typeof error },
+      },
+      'set-password email was not sent',
+    );
+    return false;
+  }
+}
+
+const linkAnswer = (link: IssuedLink, emailed: boolean) => ({
+  setPasswordUrl: link.setPasswordUrl,
+  expires_at: link.expiresAt.toISOString(),
+  emailed,
+});
+
+export interface StaffAccountInput {
+  email: string;
+  name: string;
+  role: StaffRole;
+  court_id: number | null;
+}
+
+/**
+ * A super_admin creates a staff account. It has no usable password until the member follows the
+ * one-time link that is emailed to them and shown once to the super_admin.
+ */
+export async function createStaffAccount(
+  deps: MailDeps,
+  log: MailLog,
+  actorId: number,
+  input: StaffAccountInput & { username: string },
+) {
+  const { db, clock, config } = deps;
+  await assertCourtRule(db, input.role, input.court_id);
+  await assertUnique(db, input);
+  // Nobody knows this password: the account cannot sign in before a password is chosen.
+  const passwordHash = await hashPassword(generatePassword());
+  let created: { account: StaffAccount; link: IssuedLink };
+  try {
+    created = await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const [row] = await tx
+        .insert(staff)
+        .values({
+          username: input.username,
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          courtId: input.court_id,
+          passwordHash,
+          passwordSetAt: null,
+          createdAt: clock.now(),
+        })
+        .returning({ id: staff.id });
+      if (!row) throw new Error('staff member was not created');
+      const found = await findAccount(tx, row.id);
+      if (!found) throw new Error('staff member was not created');
+      const link = await issueToken(tx, clock, config, row.id, actorId);
+      await recordAudit(tx, clock, {
+        staffId: actorId,
+        action: 'create_staff',
+        entityType: 'staff',
+        entityId: row.id,
+        before: null,
+        after: found.account,
+      });
+      return { account: found.account, link };
+    });
+  } catch (error) {
+    // Two super_admins creating the same username at once: the unique index decides.
+    if (isUniqueViolation(error)) throw staffExists();
+    throw error;
+  }
+  const emailed = await emailLink(deps, log, created.account, created.link, 'new_account');
+  return { user: created.account, link: linkAnswer(created.link, emailed) };
+}
+
+/** Serialises changes that could leave the school without an active super_admin. */
+const SUPER_ADMIN_LOCK = 'staff:active-super-admins';
+
+/**
+ * A super_admin edits an account, or disables or enables it. Disabling ends the member's
+ * sessions. Nobody disables or demotes themself, and the last active super_admin stays one.
+ */
+export async function updateStaffAccount(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  actorId: number,
+  id: number,
+  input: StaffAccountInput & { disabled: boolean },
+): Promise<StaffAccount> {
+  const { db, clock } = deps;
+  await assertCourtRule(db, input.role, input.court_id);
+  try {
+    return await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${SUPER_ADMIN_LOCK}))`);
+      const found = await findAccount(tx, id);
+      if (!found) throw notFound();
+      const { member, account: before } = found;
+      await assertUnique(tx, { email: input.email }, id);
+
+      const wasActiveSuperAdmin = member.role === 'super_admin' && member.disabledAt === null;
+      const staysActiveSuperAdmin = input.role === 'super_admin' && !input.disabled;
+      if (wasActiveSuperAdmin && !staysActiveSuperAdmin) {
+        if (id === actorId) throw badRequest('You cannot disable or demote your own account.');
+        const [others] = await tx
+          .select({ n: count() })
+          .from(staff)
+          .where(and(eq(staff.role, 'super_admin'), isNull(staff.disabledAt), ne(staff.id, id)));
+        if ((others?.n ?? 0) === 0) throw badRequest('There must always be at least one active super admin.');
+      }
+
+      const disabling = input.disabled && member.disabledAt === null;
+      await tx
+        .update(staff)
+        .set({
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          courtId: input.court_id,
+          disabledAt: input.disabled ? (member.disabledAt ?? clock.now()) : null,
+        })
+        .where(eq(staff.id, id));
+      // A disabled member's sessions stop at once (the session lookup refuses them too).
+      if (disabling) await endStaffSessions(tx, clock, id);
+      const after = await findAccount(tx, id);
+      if (!after) throw notFound();
+      await recordAudit(tx, clock, {
+        staffId: actorId,
+        action: 'update_staff',
+        entityType: 'staff',
+        entityId: id,
+        before,
+        after: after.account,
+      });
+      return after.account;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw staffExists();
+    throw error;
+  }
+}
+
+/** A super_admin sends a member a new one-time set-password link (a reset, or a lost first link). */
+export async function issueSetPasswordLink(deps: MailDeps, log: MailLog, actorId: number, id: number) {
+  const { db, clock, config } = deps;
+  const { account, link } = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const found = await findAccount(tx, id);
+    if (!found) throw notFound();
+    if (found.member.disabledAt !== null) {
+      throw badRequest('This account is disabled. Enable it before sending a set-password link.');
+    }
+    const issued = await issueToken(tx, clock, config, id, actorId);
+    await recordAudit(tx, clock, {
+      staffId: actorId,
+      action: 'issue_set_password_link',
+      entityType: 'staff',
+      entityId: id,
+      before: null,
+      // When it stops working; never the link or its token.
+      after: { expires_at: issued.expiresAt.toISOString() },
+    });
+    return { account: found.account, link: issued };
+  });
+  const emailed = await emailLink(deps, log, account, link, 'new_link');
+  return linkAnswer(link, emailed);
+}
+
+/**
+ * Public: a member chooses a password with their one-time link. The token is marked used by a
+ * single conditional update, so of two requests with the same link only one can succeed. Every
+ * session of the member ends (whoever had the old password is signed out).
+ */
+export async function setStaffPassword(
+  db: Db,
+  clock: Clock,
+  input: { token: string; password: string },
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  const done = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const now = clock.now();
+    const [used] = await tx
+      .update(staffPasswordTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(staffPasswordTokens.tokenHash, hashToken(input.token)),
+          isNull(staffPasswordTokens.usedAt),
+          gt(staffPasswordTokens.expiresAt, now),
+          inArray(staffPasswordTokens.staffId, tx.select({ id: staff.id }).from(staff).where(isNull(staff.disabledAt))),
+        ),
+      )
+      .returning({ staffId: staffPasswordTokens.staffId });
+    if (!used) return false;
+    const [before] = await tx
+      .select({ passwordSetAt: staff.passwordSetAt })
+      .from(staff)
+      .where(eq(staff.id, used.staffId));
+    await tx.update(staff).set({ passwordHash, passwordSetAt: now }).where(eq(staff.id, used.staffId));
+    await endStaffSessions(tx, clock, used.staffId);
+    await recordAudit(tx, clock, {
+      staffId: used.staffId,
+      action: 'change_password',
+      entityType: 'staff',
+      entityId: used.staffId,
+      before: { password_set_at: before?.passwordSetAt?.toISOString() ?? null },
+      after: { password_set_at: now.toISOString(), via: 'set_password_link' },
+    });
+    return true;
+  });
+  if (!done) throw invalidLink();
+}
+
+/**
+ * The sign-in throttle's subject for a staff account. It must stay the same as
+ * authenticateStaff's, so wrong current passwords and wrong sign-ins share one budget (the test
+ * "counts wrong current passwords against the sign-in limit" checks that they do).
+ */
+const accountThrottleSubject = (staffId: number) => hashToken(`admin:account:${String(staffId)}`);
+
+/**
+ * Spec 7 POST /admin/change-password: a staff member changes their own password. A wrong current
+ * password counts as a failed sign-in of the account, so it cannot be guessed here faster than at
+ * the login page. Every other session of the member ends; this one continues.
+ */
+export async function changeStaffPassword(
+  db: Db,
+  clock: Clock,
+  auth: { staffId: number; tokenHash: string },
+  input: { userId: number; currentPw: string; newPw: string; ip: string },
+): Promise<void> {
+  if (input.userId !== auth.staffId) throw forbidden('You can only change your own password.');
+  const subject = accountThrottleSubject(auth.staffId);
+  const changed = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    // The same lock as a sign-in of this account, so parallel guesses are counted in turn.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subject}))`);
+    const since = new Date(clock.now().getTime() - LOGIN_WINDOW_MS);
+    const subjectMatches = and(eq(loginFailures.scope, 'admin'), eq(loginFailures.subjectHash, subject));
+    const [failures] = await tx
+      .select({
+        bySubject: count(sql`case when ${subjectMatches} then 1 end`),
+        byAddress: count(sql`case when ${loginFailures.ip} = ${input.ip} then 1 end`),
+      })
+      .from(loginFailures)
+      .where(and(gt(loginFailures.createdAt, since), or(subjectMatches, eq(loginFailures.ip, input.ip))));
+    if (
+      (failures?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT ||
+      (failures?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS
+    ) {
+      throw tooManyRequests('Too many failed attempts. Please wait 15 minutes and try again.');
+    }
+    const [member] = await tx.select().from(staff).where(eq(staff.id, auth.staffId));
+    if (!member) throw notFound();
+    if (!(await verifyPassword(member.passwordHash, input.currentPw))) {
+      await tx
+        .insert(loginFailures)
+        .values({ scope: 'admin', subjectHash: subject, ip: input.ip, createdAt: clock.now() });
+      return false;
+    }
+    const now = clock.now();
+    await tx
+      .update(staff)
+      .set({ passwordHash: await hashPassword(input.newPw), passwordSetAt: now })
+      .where(eq(staff.id, member.id));
+    await endStaffSessions(tx, clock, member.id, { exceptTokenHash: auth.tokenHash });
+    await recordAudit(tx, clock, {
+      staffId: member.id,
+      action: 'change_password',
+      entityType: 'staff',
+      entityId: member.id,
+      before: { password_set_at: member.passwordSetAt?.toISOString() ?? null },
+      after: { password_set_at: now.toISOString() },
+    });
+    return true;
+  });
+  if (!changed) throw wrongPassword();
+}

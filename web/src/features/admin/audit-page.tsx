@@ -1,0 +1,143 @@
+import { Link, useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { type AuditEntry, getAuditLog } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+
+/** A record as it was or became: compact JSON, wrapped to fit a narrow screen. */
+function Snapshot({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span aria-hidden="true">—</span>;
+  return (
+    <pre className="max-w-xs font-mono text-xs break-all whitespace-pre-wrap text-slate-800">
+      {JSON.stringify(value)}
+    </pre>
+  );
+}
+
+function What({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const label = `${t(`audit.entities.${entry.entity_type}`, { defaultValue: entry.entity_type })}${
+    entry.entity_id === null ? '' : ` #${String(entry.entity_id)}`
+  }`;
+  if (entry.entity_id !== null && entry.entity_type === 'student') {
+    return (
+      <Link to={`/admin/students/${String(entry.entity_id)}`} className="text-blue-800 underline">
+        {label}
+      </Link>
+    );
+  }
+  if (entry.entity_id !== null && entry.entity_type === 'question') {
+    return (
+      <Link to={`/admin/modify-questions/${String(entry.entity_id)}`} className="text-blue-800 underline">
+        {label}
+      </Link>
+    );
+  }
+  return <>{label}</>;
+}
+
+/** The audit log (decision 011: a super_admin's), newest first, a page at a time. */
+export function AuditPage() {
+  const { t, i18n } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = Number(searchParams.get('page') ?? '1');
+  const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
+  const log = useQuery({
+    queryKey: ['audit-log', page],
+    queryFn: () => callApi(getAuditLog, { query: { page } }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const goTo = (next: number) => setSearchParams(next === 1 ? {} : { page: String(next) });
+  const lastPage = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.pageSize)) : 1;
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t('admin.pages.audit')}</h1>
+      {log.isLoading && <p>{t('common.loading')}</p>}
+      {log.isError && (
+        <Alert>
+          {log.error instanceof ApiError && log.error.status === 403 ? t('audit.forbidden') : t('audit.loadError')}
+        </Alert>
+      )}
+      {log.data && log.data.rows.length === 0 && <p className="text-slate-700">{t('audit.empty')}</p>}
+      {log.data && log.data.rows.length > 0 && (
+        <section aria-labelledby="audit-heading" className="rounded-lg bg-white p-4 shadow sm:p-6">
+          <h2 id="audit-heading" className="text-lg font-semibold">
+            {t('audit.entries', { total: log.data.total })}
+          </h2>
+          <div className="mt-4 overflow-x-auto">
+            <table className="min-w-full text-left text-sm">
+              <thead className="border-b border-slate-300 text-slate-700">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('audit.when')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('audit.who')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('audit.action')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('audit.what')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('audit.before')}
+                  </th>
+                  <th scope="col" className="py-2 font-semibold">
+                    {t('audit.after')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200 align-top">
+                {log.data.rows.map((entry) => (
+                  <tr key={entry.id}>
+                    <td className="py-3 pr-4 whitespace-nowrap">
+                      <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>
+                    </td>
+                    <td className="py-3 pr-4">
+                      <span className="font-semibold text-slate-900">{entry.staff_name}</span>
+                      <span className="block text-slate-700">{entry.staff_username}</span>
+                    </td>
+                    <td className="py-3 pr-4">{t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}</td>
+                    <td className="py-3 pr-4 whitespace-nowrap">
+                      <What entry={entry} />
+                    </td>
+                    <td className="py-3 pr-4">
+                      <Snapshot value={entry.before} />
+                    </td>
+                    <td className="py-3">
+                      <Snapshot value={entry.after} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label={t('audit.pagination')} className="mt-4 flex flex-wrap items-center gap-3">
+            {page > 1 && (
+              <Button variant="secondary" onClick={() => goTo(page - 1)}>
+                {t('audit.previous')}
+              </Button>
+            )}
+            <p className="text-slate-700">{t('audit.page', { page, pages: lastPage })}</p>
+            {page < lastPage && (
+              <Button variant="secondary" onClick={() => goTo(page + 1)}>
+                {t('audit.next')}
+              </Button>
+            )}
+          </nav>
+        </section>
+      )}
+      {log.data && log.data.rows.length === 0 && page > 1 && (
+        <Button variant="secondary" onClick={() => goTo(1)}>
+          {t('audit.first')}
+        </Button>
+      )}
+    </div>
+  );
+}

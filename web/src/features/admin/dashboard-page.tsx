@@ -1,0 +1,172 @@
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { getAdminReport, getAdminStats, type ReportRow, type Stat, type StatName } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { callApi } from '../../lib/api.ts';
+import { CompletionsChart } from './completions-chart.tsx';
+import { downloadReportCsv } from './report-csv.ts';
+
+// A US school: money and counts read the same way in both languages ($1,234.56).
+const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * Spec 2 /admin: the last 30 days in figures, then completions per court as a table, a chart and
+ * a CSV file. Only staff who are not limited to a court get here (AdminIndexPage, spec 6).
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const stats = useQuery({ queryKey: ['admin-stats'], queryFn: () => callApi(getAdminStats), retry: false });
+  const report = useQuery({ queryKey: ['admin-report'], queryFn: () => callApi(getAdminReport), retry: false });
+  const statsHeading = useId();
+  const reportHeading = useId();
+
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold text-slate-900">{t('admin.pages.dashboard')}</h1>
+
+      <section aria-labelledby={statsHeading} className="space-y-3">
+        <h2 id={statsHeading} className="text-xl font-semibold text-slate-900">
+          {t('dashboard.statsTitle')}
+        </h2>
+        {stats.isLoading && <p className="text-slate-700">{t('common.loading')}</p>}
+        {stats.isError && <Alert>{t('dashboard.statsError')}</Alert>}
+        {stats.data && <StatList stats={stats.data} />}
+      </section>
+
+      <section aria-labelledby={reportHeading} className="space-y-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id={reportHeading} className="text-xl font-semibold text-slate-900">
+            {t('dashboard.reportTitle')}
+          </h2>
+          {report.data && (
+            <Button
+              variant="secondary"
+              onClick={() => downloadReportCsv(report.data, `completions-by-court-${today()}.csv`)}
+            >
+              {t('dashboard.download')}
+            </Button>
+          )}
+        </div>
+        {report.isLoading && <p className="text-slate-700">{t('common.loading')}</p>}
+        {report.isError && <Alert>{t('dashboard.reportError')}</Alert>}
+        {report.data?.length === 0 && <p className="text-slate-700">{t('dashboard.reportEmpty')}</p>}
+        {report.data && report.data.length > 0 && (
+          <>
+            <ReportTable rows={report.data} />
+            <CompletionsChart rows={report.data} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The local calendar day, for the file's name. */
+function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(now.getFullYear())}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function StatList({ stats }: { stats: Stat[] }) {
+  const { t } = useTranslation();
+  const labels: Record<StatName, string> = {
+    registrations: t('dashboard.stats.registrations'),
+    payments: t('dashboard.stats.payments'),
+    revenue: t('dashboard.stats.revenue'),
+    completions: t('dashboard.stats.completions'),
+    final_pass_rate: t('dashboard.stats.final_pass_rate'),
+    certificates_issued: t('dashboard.stats.certificates_issued'),
+    students_in_progress: t('dashboard.stats.students_in_progress'),
+    unpaid_registrations: t('dashboard.stats.unpaid_registrations'),
+    failed_deliveries: t('dashboard.stats.failed_deliveries'),
+    average_days_to_complete: t('dashboard.stats.average_days_to_complete'),
+  };
+  const nothingToMeasure: Partial<Record<StatName, string>> = {
+    final_pass_rate: t('dashboard.noValue.final_pass_rate'),
+    average_days_to_complete: t('dashboard.noValue.average_days_to_complete'),
+  };
+
+  function formatValue(stat: Stat & { value: number }): string {
+    switch (stat.unit) {
+      case 'cents':
+        return moneyFormat.format(stat.value / 100);
+      case 'percent':
+        return `${stat.value.toFixed(1)}%`;
+      case 'days':
+        return t('dashboard.days', { value: stat.value.toFixed(1) });
+      default:
+        return integerFormat.format(stat.value);
+    }
+  }
+
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      {stats.map((stat) => (
+        <div key={stat.name} className="rounded-lg bg-white p-4 shadow">
+          <dt className="text-sm font-semibold text-slate-700">{labels[stat.name]}</dt>
+          <dd className="mt-1 text-2xl font-bold text-slate-900">
+            {stat.value === null ? (
+              <>
+                <span aria-hidden="true">—</span>
+                <span className="sr-only">{nothingToMeasure[stat.name] ?? t('dashboard.noValue.other')}</span>
+              </>
+            ) : (
+              formatValue({ ...stat, value: stat.value })
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function ReportTable({ rows }: { rows: ReportRow[] }) {
+  const { t } = useTranslation();
+  const number = 'px-3 py-2 text-right tabular-nums';
+  return (
+    <div className="overflow-x-auto rounded-lg bg-white shadow">
+      <table className="min-w-full text-sm text-slate-900">
+        <thead className="bg-slate-100 text-left text-slate-800">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              {t('dashboard.columns.court')}
+            </th>
+            <th scope="col" className={`${number} font-semibold`}>
+              {t('dashboard.columns.sevenDay')}
+            </th>
+            <th scope="col" className={`${number} font-semibold`}>
+              {t('dashboard.columns.thirtyDay')}
+            </th>
+            <th scope="col" className={`${number} font-semibold`}>
+              {t('dashboard.columns.sixtyDay')}
+            </th>
+            <th scope="col" className={`${number} font-semibold`}>
+              {t('dashboard.columns.ninetyDay')}
+            </th>
+            <th scope="col" className={`${number} font-semibold`}>
+              {t('dashboard.columns.total')}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {rows.map((row) => (
+            <tr key={row.court_id}>
+              <th scope="row" className="px-3 py-2 text-left font-medium">
+                {row.court_name}
+              </th>
+              <td className={number}>{integerFormat.format(row.seven_day)}</td>
+              <td className={number}>{integerFormat.format(row.thirty_day)}</td>
+              <td className={number}>{integerFormat.format(row.sixty_day)}</td>
+              <td className={number}>{integerFormat.format(row.ninety_day)}</td>
+              <td className={number}>{integerFormat.format(row.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

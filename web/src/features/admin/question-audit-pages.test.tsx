@@ -1,0 +1,282 @@
+// @vitest-environment happy-dom
+import { act, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AdminQuestion, AuditEntry } from '@ts/contract';
+import '../../lib/i18n.ts';
+import { AuditPage } from './audit-page.tsx';
+import { QuestionEditPage } from './question-edit-page.tsx';
+import { previewOf, QuestionsPage } from './questions-page.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+type FetchCall = [url: string, init?: RequestInit];
+
+/** Answers every API call with `answer(url, init)`, recording the calls. */
+function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
+  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
+    const { status, body } = answer(url, init);
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls: () => fetchMock.mock.calls as FetchCall[] };
+}
+
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+
+async function render(path: string, route: string, page: ReactNode): Promise<HTMLElement> {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  act(() =>
+    createRoot(container).render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path={route} element={page} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    ),
+  );
+  await settle();
+  return container;
+}
+
+const bodyOf = (call: FetchCall | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
+const posts = (calls: FetchCall[]) => calls.filter(([, init]) => init?.method === 'POST');
+const buttonNamed = (container: HTMLElement, name: string) =>
+  [...container.querySelectorAll('button')].filter((button) => button.textContent === name);
+const liveTexts = (container: HTMLElement) =>
+  [...container.querySelectorAll('[aria-live=polite]')].map((region) => region.textContent).filter(Boolean);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+  localStorage.clear();
+});
+
+describe('Modify Questions list (spec 2, 9)', () => {
+  const long = `${'A driver must yield '.repeat(7)}to pedestrians.`;
+
+  it('cuts a question to its first 120 characters and marks the cut with an ellipsis', () => {
+    expect(previewOf('Short question?')).toBe('Short question?');
+    expect(previewOf('x'.repeat(120))).toBe('x'.repeat(120));
+    expect(previewOf('x'.repeat(121))).toBe(`${'x'.repeat(120)}…`);
+    expect(previewOf(long)).toBe(`${long.slice(0, 120).trimEnd()}…`);
+  });
+
+  it('groups the questions under a heading per chapter, each linking to its edit page', async () => {
+    stubApi(() => ({
+      status: 200,
+      body: [
+        { id: 3, chapter_id: 2, question: 'Second chapter question?' },
+        { id: 1, chapter_id: 1, question: long },
+        { id: 2, chapter_id: 1, question: 'When may you pass on the right?' },
+      ],
+    }));
+    const page = await render('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
+    expect([...page.querySelectorAll('h2')].map((heading) => heading.textContent)).toEqual(['Chapter 1', 'Chapter 2']);
+    const links = [...page.querySelectorAll('section')].map((section) =>
+      [...section.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('href')]),
+    );
+    expect(links).toEqual([
+      [
+        [previewOf(long), '/admin/modify-questions/1'],
+        ['When may you pass on the right?', '/admin/modify-questions/2'],
+      ],
+      [['Second chapter question?', '/admin/modify-questions/3']],
+    ]);
+  });
+
+  it('says so when the questions cannot be loaded', async () => {
+    stubApi(() => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } }));
+    const page = await render('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('Error getting questions');
+  });
+});
+
+describe('Edit question page (spec 2, 7, 8)', () => {
+  const question: AdminQuestion = {
+    id: 7,
+    chapter_id: 1,
+    question: 'What does a red light mean?',
+    question_es: null,
+    active: true,
+    answers: [
+      { id: 70, content: 'Stop', content_es: 'Alto', correct: true },
+      { id: 71, content: 'Go', content_es: null, correct: false },
+      { id: 72, content: 'Speed up', content_es: null, correct: false },
+    ],
+  };
+
+  function stubQuestionApi(postStatus: number) {
+    return stubApi((_url, init) => {
+      if (init?.method === 'POST') {
+        return postStatus === 200
+          ? { status: 200, body: question }
+          : { status: postStatus, body: { error: { code: 'INTERNAL', message: 'x' } } };
+      }
+      return { status: 200, body: question };
+    });
+  }
+
+  const renderEdit = () =>
+    render('/admin/modify-questions/7', '/admin/modify-questions/:questionId', <QuestionEditPage />);
+
+  async function submitForm(form: HTMLFormElement | null | undefined) {
+    await act(async () => {
+      form?.requestSubmit();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+  }
+
+  it('labels the question, every answer and the correct-answer choice, and links back to the list', async () => {
+    stubQuestionApi(200);
+    const page = await renderEdit();
+    const labels = [...page.querySelectorAll('label')].map((label) => label.textContent);
+    expect(labels).toEqual(
+      expect.arrayContaining(['Question text', 'Answer 1', 'Answer 2', 'Answer 3', 'Answer 1: Stop']),
+    );
+    expect(page.querySelector<HTMLTextAreaElement>('textarea[name=content]')?.value).toBe(
+      'What does a red light mean?',
+    );
+    expect(page.querySelector('legend')?.textContent).toBe('Correct answer');
+    const checked = page.querySelector<HTMLInputElement>('input[type=radio]:checked');
+    expect(checked?.closest('label')?.textContent).toBe('Answer 1: Stop');
+    expect(page.querySelector('a')?.getAttribute('href')).toBe('/admin/modify-questions');
+  });
+
+  it("saves the question and says 'Question saved!'", async () => {
+    const api = stubQuestionApi(200);
+    const page = await renderEdit();
+    page.querySelector<HTMLTextAreaElement>('textarea[name=content]')!.value = 'What does a flashing red light mean?';
+    await submitForm(buttonNamed(page, 'Save question')[0]?.closest('form'));
+    const [call] = posts(api.calls());
+    expect(call?.[0]).toBe('/api/admin/edit/question/7');
+    expect(bodyOf(call)).toEqual({ content: 'What does a flashing red light mean?', content_es: '' });
+    expect(liveTexts(page)).toEqual(['Question saved!']);
+  });
+
+  it("says 'Error saving question. Please try again' when the server refuses", async () => {
+    stubQuestionApi(500);
+    const page = await renderEdit();
+    await submitForm(buttonNamed(page, 'Save question')[0]?.closest('form'));
+    expect(liveTexts(page)).toEqual(['Error saving question. Please try again']);
+  });
+
+  it("saves one answer and says 'Answer saved!' next to it", async () => {
+    const api = stubQuestionApi(200);
+    const page = await renderEdit();
+    const form = buttonNamed(page, 'Save answer')[1]?.closest('form');
+    form!.querySelector<HTMLInputElement>('input[name=content]')!.value = 'Go ahead';
+    await submitForm(form);
+    const [call] = posts(api.calls());
+    expect(call?.[0]).toBe('/api/admin/edit/answer/71');
+    expect(bodyOf(call)).toEqual({ content: 'Go ahead', content_es: '' });
+    expect(form?.querySelector('[aria-live=polite]')?.textContent).toBe('Answer saved!');
+    expect(liveTexts(page)).toEqual(['Answer saved!']);
+  });
+
+  it("says 'Error saving answer. Please try again' when an answer cannot be saved", async () => {
+    stubQuestionApi(400);
+    const page = await renderEdit();
+    await submitForm(buttonNamed(page, 'Save answer')[2]?.closest('form'));
+    expect(liveTexts(page)).toEqual(['Error saving answer. Please try again']);
+  });
+
+  it('makes the chosen answer the correct one, with its saved text, when the choice is saved', async () => {
+    const api = stubQuestionApi(200);
+    const page = await renderEdit();
+    const radios = page.querySelectorAll<HTMLInputElement>('input[type=radio]');
+    await act(async () => {
+      radios[2]?.click();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(posts(api.calls())).toEqual([]);
+    expect(radios[2]?.checked).toBe(true);
+    await submitForm(buttonNamed(page, 'Save correct answer')[0]?.closest('form'));
+    const [call] = posts(api.calls());
+    expect(call?.[0]).toBe('/api/admin/edit/answer/72');
+    expect(bodyOf(call)).toEqual({ content: 'Speed up', correct: true });
+    expect(liveTexts(page)).toEqual(['Answer saved!']);
+  });
+
+  it('says the question does not exist for an unknown id', async () => {
+    stubApi(() => ({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'x' } } }));
+    const page = await renderEdit();
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('This question does not exist.');
+  });
+});
+
+describe('Audit log page', () => {
+  const entry = (overrides: Partial<AuditEntry>): AuditEntry => ({
+    id: 1,
+    at: '2026-11-22T15:00:00.000Z',
+    staff_id: 1,
+    staff_name: 'Boss',
+    staff_username: 'boss',
+    action: 'mark_paid',
+    entity_type: 'student',
+    entity_id: 42,
+    before: { payment_at: null },
+    after: { payment_at: '2026-11-22T15:00:00.000Z' },
+    ...overrides,
+  });
+
+  it('shows who did what and when, newest first as the server sends it, with a link to the student', async () => {
+    stubApi(() => ({
+      status: 200,
+      body: {
+        rows: [
+          entry({ id: 2, action: 'edit_question', entity_type: 'question', entity_id: 7, before: { question: 'Old' } }),
+          entry({}),
+        ],
+        total: 2,
+        page: 1,
+        pageSize: 50,
+      },
+    }));
+    const page = await render('/admin/audit', '/admin/audit', <AuditPage />);
+    const headers = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
+    expect(headers).toEqual(['When', 'Who', 'Action', 'What', 'Before', 'After']);
+    const rows = [...page.querySelectorAll('tbody tr')].map((row) =>
+      [...row.querySelectorAll('td')].slice(1, 5).map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['Bossboss', 'Edited a question', 'Question #7', '{"question":"Old"}'],
+      ['Bossboss', 'Marked as paid', 'Student #42', '{"payment_at":null}'],
+    ]);
+    expect(page.querySelector('tbody tr:nth-child(2) a')?.getAttribute('href')).toBe('/admin/students/42');
+    expect(page.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-22T15:00:00.000Z');
+    expect(buttonNamed(page, 'Previous')).toHaveLength(0);
+    expect(buttonNamed(page, 'Next')).toHaveLength(0);
+  });
+
+  it('pages with Previous and Next', async () => {
+    const api = stubApi((url) => ({
+      status: 200,
+      body: { rows: [entry({})], total: 120, page: url.includes('page=3') ? 3 : 2, pageSize: 50 },
+    }));
+    const page = await render('/admin/audit?page=2', '/admin/audit', <AuditPage />);
+    expect(api.calls()[0]?.[0]).toBe('/api/admin/audit?page=2');
+    expect(page.textContent).toContain('Page 2 of 3');
+    expect(buttonNamed(page, 'Previous')).toHaveLength(1);
+    await act(async () => {
+      buttonNamed(page, 'Next')[0]?.click();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(api.calls().at(-1)?.[0]).toBe('/api/admin/audit?page=3');
+    expect(buttonNamed(page, 'Next')).toHaveLength(0);
+  });
+
+  it('tells other staff plainly that the audit log is not theirs', async () => {
+    stubApi(() => ({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'x' } } }));
+    const page = await render('/admin/audit', '/admin/audit', <AuditPage />);
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('Only a super admin can see the audit log.');
+  });
+});

@@ -1,0 +1,215 @@
+// @vitest-environment happy-dom
+import { act, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { StaffAccount } from '@ts/contract';
+import '../../lib/i18n.ts';
+import { SetPasswordPage } from '../auth/set-password-page.tsx';
+import { ChangePasswordPage } from './change-password-page.tsx';
+import { UsersPage } from './users-page.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+type FetchCall = [url: string, init?: RequestInit];
+
+/** Answers every API call with `answer(url, init)`, recording the calls. */
+function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
+  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
+    const { status, body } = answer(url, init);
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls: () => fetchMock.mock.calls as FetchCall[] };
+}
+
+function render(page: ReactNode, entry = '/'): HTMLElement {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  act(() =>
+    createRoot(container).render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[entry]}>{page}</MemoryRouter>
+      </QueryClientProvider>,
+    ),
+  );
+  return container;
+}
+
+const byLabel = (container: HTMLElement, label: string) => {
+  const found = [...container.querySelectorAll('label')].find((element) => element.textContent === label);
+  const control = found && container.querySelector<HTMLInputElement | HTMLSelectElement>(`[id="${found.htmlFor}"]`);
+  if (!control) throw new Error(`no control labelled ${label}`);
+  return control;
+};
+const type = (container: HTMLElement, label: string, value: string) => {
+  byLabel(container, label).value = value;
+};
+async function submit(form: HTMLFormElement | null | undefined) {
+  await act(async () => {
+    form?.requestSubmit();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+}
+const bodyOf = (call: FetchCall | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+  localStorage.clear();
+});
+
+describe('Change Password page (spec 2, 5, 8)', () => {
+  function renderAsStaff() {
+    localStorage.setItem(
+      'user',
+      JSON.stringify({ id: 5, type: 'admin', name: 'Ada', court_id: null, payment_at: null, completed_at: null }),
+    );
+    return render(<ChangePasswordPage />);
+  }
+
+  it("alerts 'New Password & Confirm New Password must match' and sends nothing when they differ", async () => {
+    const api = stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
+    const page = renderAsStaff();
+    type(page, 'Current Password', 'the old passphrase');
+    type(page, 'New Password', 'a new passphrase 1');
+    type(page, 'Confirm New Password', 'a new passphrase 2');
+    await submit(page.querySelector('form'));
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('New Password & Confirm New Password must match');
+    expect(api.calls()).toEqual([]);
+  });
+
+  it("sends the stored user's id with both passwords and shows the success message", async () => {
+    const api = stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
+    const page = renderAsStaff();
+    type(page, 'Current Password', 'the old passphrase');
+    type(page, 'New Password', 'a new passphrase');
+    type(page, 'Confirm New Password', 'a new passphrase');
+    await submit(page.querySelector('form'));
+    expect(api.calls()[0]?.[0]).toBe('/api/admin/change-password');
+    expect(bodyOf(api.calls()[0])).toEqual({ userId: 5, currentPw: 'the old passphrase', newPw: 'a new passphrase' });
+    expect(page.querySelector('[role=status]')?.textContent).toBe('Your password was successfully changed!');
+  });
+
+  it('shows the failure message of spec 8 when the server refuses', async () => {
+    stubApi(() => ({ status: 400, body: { error: { code: 'WRONG_PASSWORD', message: 'refused' } } }));
+    const page = renderAsStaff();
+    type(page, 'Current Password', 'not the passphrase');
+    type(page, 'New Password', 'a new passphrase');
+    type(page, 'Confirm New Password', 'a new passphrase');
+    await submit(page.querySelector('form'));
+    expect(page.querySelector('[role=alert]')?.textContent).toBe(
+      'There was an error changing your password. Please ensure your current password was typed correctly.',
+    );
+  });
+});
+
+describe('Set password page', () => {
+  it('sends the token of the link fragment and shows the invalid-link message when it is refused', async () => {
+    const api = stubApi(() => ({ status: 400, body: { error: { code: 'INVALID_LINK', message: 'refused' } } }));
+    const page = render(<SetPasswordPage />, '/set-password#token=abcdefghijklmnop');
+    type(page, 'New password', 'a new passphrase');
+    type(page, 'Confirm new password', 'a new passphrase');
+    await submit(page.querySelector('form'));
+    expect(bodyOf(api.calls()[0])).toEqual({ token: 'abcdefghijklmnop', password: 'a new passphrase' });
+    expect(page.querySelector('[role=alert]')?.textContent).toBe(
+      'This link is invalid or has expired. Ask a super admin for a new one.',
+    );
+  });
+
+  it('links to the staff sign-in once the password is set', async () => {
+    stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
+    const page = render(<SetPasswordPage />, '/set-password#token=abcdefghijklmnop');
+    type(page, 'New password', 'a new passphrase');
+    type(page, 'Confirm new password', 'a new passphrase');
+    await submit(page.querySelector('form'));
+    expect(page.querySelector('[role=status]')?.textContent).toContain('Your password has been set.');
+    expect(page.querySelector('a')?.getAttribute('href')).toBe('/admin-login');
+  });
+});
+
+describe('Users page', () => {
+  const account = (overrides: Partial<StaffAccount>): StaffAccount => ({
+    id: 1,
+    username: 'boss',
+    email: 'boss@school.example',
+    name: 'Boss',
+    role: 'super_admin',
+    court_id: null,
+    court_name: null,
+    created_at: '2026-11-01T00:00:00Z',
+    disabled_at: null,
+    password_set: true,
+    ...overrides,
+  });
+  const accounts = [
+    account({}),
+    account({
+      id: 2,
+      username: 'wait',
+      name: 'Wendy',
+      role: 'admin',
+      court_id: 3,
+      court_name: 'Court C',
+      password_set: false,
+    }),
+    account({ id: 3, username: 'gone', name: 'Gus', role: 'clerk', disabled_at: '2026-11-02T00:00:00Z' }),
+  ];
+  const link = { setPasswordUrl: 'https://school.example/set-password#token=abc', expires_at: '2026-11-25T15:00:00Z' };
+
+  function stubUsersApi(emailed: boolean) {
+    return stubApi((url, init) => {
+      if (url.startsWith('/api/public/courts'))
+        return { status: 200, body: [{ id: 3, name: 'Court C', county_id: 1 }] };
+      if (init?.method === 'POST') return { status: 201, body: { user: accounts[1], link: { ...link, emailed } } };
+      return { status: 200, body: accounts };
+    });
+  }
+
+  it('shows each account with its role, court and status', async () => {
+    stubUsersApi(true);
+    const page = render(<UsersPage />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    const rows = [...page.querySelectorAll('tbody tr')].map((row) =>
+      [...row.querySelectorAll('th, td')].slice(0, 6).map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['Boss', 'boss', 'boss@school.example', 'Super admin', 'All courts', 'Active'],
+      ['Wendy', 'wait', 'boss@school.example', 'Admin', 'Court C', 'Waiting for password'],
+      ['Gus', 'gone', 'boss@school.example', 'Clerk', 'All courts', 'Disabled'],
+    ]);
+  });
+
+  it('offers a court only for an admin, "All courts (full admin)" first, and shows the new link once', async () => {
+    const api = stubUsersApi(false);
+    const page = render(<UsersPage />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(page.querySelector('select[name=court_id]')).toBeNull();
+    const role = byLabel(page, 'Role');
+    await act(async () => {
+      role.value = 'admin';
+      role.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect((byLabel(page, 'Court') as HTMLSelectElement).options[0]?.textContent).toBe('All courts (full admin)');
+    type(page, 'Username', 'wendy');
+    type(page, 'Name', 'Wendy');
+    type(page, 'Email', 'wendy@school.example');
+    await submit([...page.querySelectorAll('form')].at(-1));
+
+    const post = api.calls().find(([, init]) => init?.method === 'POST');
+    expect(bodyOf(post)).toEqual({
+      username: 'wendy',
+      name: 'Wendy',
+      email: 'wendy@school.example',
+      role: 'admin',
+      court_id: null,
+    });
+    expect((byLabel(page, 'Set-password link') as HTMLInputElement).value).toBe(link.setPasswordUrl);
+    expect(page.textContent).toContain('could not be sent');
+    expect(page.textContent).toContain('72 hours');
+  });
+});

@@ -1,0 +1,196 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { type AdminStudentRow, listAdminStudents } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { SelectField, TextField } from '../../components/field.tsx';
+import { callApi } from '../../lib/api.ts';
+import { useCourts } from '../../lib/queries.ts';
+import { useStoredUser } from '../../lib/session.ts';
+import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
+import { formatShortUsDate } from '../certificates/format-date.ts';
+
+/** Spec 9: the student search waits until typing has paused for 300 ms. */
+export const STUDENT_SEARCH_DELAY_MS = 300;
+/** The contract's page limit: a page number typed into the address bar goes no further. */
+const MAX_PAGE = 100_000;
+
+type ListChange = { search?: string; court?: string; page?: number };
+
+/**
+ * Spec 2 /admin/students: search (debounced), court filter and pages. The search, court and page
+ * live in the address (?search=&court=&page=), so Back from a student's detail returns to the same
+ * list. A court-limited admin has no court filter: the server shows them their court only.
+ */
+export function StudentsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useStoredUser();
+  const courtLimited = user?.court_id != null;
+  const courts = useCourts();
+  const [params, setParams] = useSearchParams();
+
+  const searchTerm = params.get('search') ?? '';
+  const court = courtLimited ? '' : (params.get('court') ?? '');
+  const courtId = /^\d+$/.test(court) && Number(court) > 0 ? Number(court) : undefined;
+  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(params.get('page'))) || 1));
+
+  function changeList(change: ListChange, options: { replace: boolean }) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(change)) {
+        const text = String(value);
+        // Page 1 and empty filters are the defaults: left out of the address.
+        if (text === '' || (key === 'page' && text === '1')) next.delete(key);
+        else next.set(key, text);
+      }
+      return next;
+    }, options);
+  }
+
+  // What is typed shows at once; the search (and the address) follows once typing pauses.
+  const [typed, setTyped] = useState(searchTerm);
+  const settled = useDebouncedValue(typed, STUDENT_SEARCH_DELAY_MS).trim();
+  const searchWeSet = useRef(searchTerm);
+  useEffect(() => {
+    if (settled === searchTerm) return;
+    searchWeSet.current = settled;
+    changeList({ search: settled, page: 1 }, { replace: true });
+    // Only a newly settled term starts a search; an address change (Back) is handled below.
+  }, [settled]);
+  useEffect(() => {
+    // Back or Forward changed the search in the address: show it in the box.
+    if (searchTerm === searchWeSet.current) return;
+    searchWeSet.current = searchTerm;
+    setTyped(searchTerm);
+  }, [searchTerm]);
+
+  const list = useQuery({
+    queryKey: ['admin-students', searchTerm, courtId ?? null, page],
+    queryFn: () => callApi(listAdminStudents, { query: { ...(searchTerm ? { searchTerm } : {}), page, courtId } }),
+    placeholderData: keepPreviousData,
+  });
+  const data = list.data;
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  function openStudent(student: AdminStudentRow) {
+    void navigate(`/admin/students/${String(student.id)}`, { state: { student } });
+  }
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t('admin.pages.students')}</h1>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          type="search"
+          label={t('adminStudents.searchLabel')}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          maxLength={100}
+          autoComplete="off"
+        />
+        {!courtLimited && (
+          <SelectField
+            label={t('fields.court')}
+            value={court}
+            onChange={(event) => changeList({ court: event.target.value, page: 1 }, { replace: true })}
+          >
+            <option value="">{t('adminStudents.allCourts')}</option>
+            {courts.data?.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+      </div>
+      {courts.isError && !courtLimited && <Alert>{t('register.courtsError')}</Alert>}
+
+      {list.isPending && <p className="text-slate-700">{t('common.loading')}</p>}
+      {list.isError && <Alert>{t('adminStudents.loadError')}</Alert>}
+      {data && (
+        <>
+          <p role="status" className="text-sm text-slate-700">
+            {list.isFetching ? t('common.loading') : t('adminStudents.found', { count: data.total })}
+          </p>
+          {data.rows.length === 0 ? (
+            <p className="text-slate-700">{t('adminStudents.noStudents')}</p>
+          ) : (
+            <div className="overflow-x-auto rounded-lg bg-white shadow">
+              <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+                <caption className="sr-only">{t('admin.pages.students')}</caption>
+                <thead className="bg-slate-50 text-slate-800">
+                  <tr>
+                    {(
+                      [
+                        'id',
+                        'first_name',
+                        'last_name',
+                        'email',
+                        'dl_number',
+                        'court_name',
+                        'completed_at',
+                        'created_at_formatted',
+                      ] as const
+                    ).map((column) => (
+                      <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
+                        {t(`adminStudents.columns.${column}`)}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-200 text-slate-900">
+                  {data.rows.map((student) => (
+                    <tr
+                      key={student.id}
+                      className="cursor-pointer hover:bg-slate-50"
+                      onClick={(event) => {
+                        // The name link navigates by itself (and is what the keyboard reaches).
+                        if ((event.target as HTMLElement).closest('a')) return;
+                        openStudent(student);
+                      }}
+                    >
+                      <td className="px-3 py-2">{student.id}</td>
+                      <td className="px-3 py-2">
+                        <Link
+                          to={`/admin/students/${String(student.id)}`}
+                          state={{ student }}
+                          className="font-semibold text-blue-800 underline"
+                        >
+                          {student.first_name}
+                        </Link>
+                      </td>
+                      <td className="px-3 py-2">{student.last_name}</td>
+                      <td className="px-3 py-2 break-all">{student.email}</td>
+                      <td className="px-3 py-2 whitespace-nowrap">{student.dl_number}</td>
+                      <td className="px-3 py-2">{student.court_name}</td>
+                      <td className="px-3 py-2 whitespace-nowrap">
+                        {student.completed_at ? formatShortUsDate(student.completed_at) : t('adminStudent.inProgress')}
+                      </td>
+                      <td className="px-3 py-2 whitespace-nowrap">{student.created_at_formatted}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <nav aria-label={t('adminStudents.pagination')} className="flex flex-wrap items-center gap-3">
+            {page > 1 && (
+              <Button variant="secondary" onClick={() => changeList({ page: page - 1 }, { replace: false })}>
+                {t('adminStudents.previous')}
+              </Button>
+            )}
+            <span className="text-slate-700">{t('adminStudents.pageOf', { page, pages: pageCount })}</span>
+            {page < pageCount && (
+              <Button variant="secondary" onClick={() => changeList({ page: page + 1 }, { replace: false })}>
+                {t('adminStudents.next')}
+              </Button>
+            )}
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}

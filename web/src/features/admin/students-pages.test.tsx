@@ -1,0 +1,415 @@
+// @vitest-environment happy-dom
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AdminStudent, AdminStudentRow } from '@ts/contract';
+import '../../lib/i18n.ts';
+import { StudentDetailPage } from './student-detail-page.tsx';
+import { StudentSignUpPage } from './student-sign-up-page.tsx';
+import { STUDENT_SEARCH_DELAY_MS, StudentsPage } from './students-page.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+type FetchCall = [url: string, init?: RequestInit];
+
+const COURTS = [
+  { id: 7, name: 'Alameda Traffic Court', county_id: 1 },
+  { id: 9, name: 'Berkeley Traffic Court', county_id: 1 },
+];
+
+/** Answers every API call with `answer(url, init)`, recording the calls. */
+function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
+  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
+    const { status, body } = url.startsWith('/api/public/courts') ? { status: 200, body: COURTS } : answer(url, init);
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls: () => (fetchMock.mock.calls as FetchCall[]).filter(([url]) => !url.startsWith('/api/public/')) };
+}
+
+function signInAs(type: 'admin' | 'clerk' | 'super_admin', courtId: number | null = null) {
+  localStorage.setItem(
+    'user',
+    JSON.stringify({ id: 5, type, name: 'Ada', court_id: courtId, payment_at: null, completed_at: null }),
+  );
+}
+
+/** Shows where the app went and the navigation state it was given. */
+function Destination() {
+  const location = useLocation();
+  const student = (location.state as { student?: AdminStudentRow } | null)?.student;
+  return (
+    <p data-testid="destination">
+      {location.pathname} {student ? `state:${student.first_name}` : 'no state'}
+    </p>
+  );
+}
+
+/** Every page a test rendered, unmounted after it so nothing of one test runs on into the next. */
+const mounted: Root[] = [];
+
+function render(page: ReactNode, entry: string, path: string): HTMLElement {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const root = createRoot(container);
+  mounted.push(root);
+  act(() =>
+    root.render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[entry]}>
+          <Routes>
+            <Route path={path} element={page} />
+            <Route path="*" element={<Destination />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    ),
+  );
+  return container;
+}
+
+const settle = (ms = 20) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+
+const byLabel = (container: HTMLElement, label: string) => {
+  const found = [...container.querySelectorAll('label')].find((element) => element.textContent === label);
+  const control = found && container.querySelector<HTMLInputElement | HTMLSelectElement>(`[id="${found.htmlFor}"]`);
+  if (!control) throw new Error(`no control labelled ${label}`);
+  return control;
+};
+/** Types as a person does: React hears the input event (controlled fields need it). */
+async function typeInto(container: HTMLElement, label: string, value: string) {
+  const control = byLabel(container, label);
+  await act(async () => {
+    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set;
+    setter?.call(control, value);
+    control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+  });
+}
+const buttonNamed = (container: HTMLElement, name: string) =>
+  [...container.querySelectorAll('button')].find((button) => button.textContent === name);
+async function click(element: Element | null | undefined) {
+  if (!element) throw new Error('nothing to click');
+  await act(async () => {
+    (element as HTMLElement).click();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+}
+const queryOf = (call: FetchCall | undefined) =>
+  Object.fromEntries(new URL(String(call?.[0]), 'http://x').searchParams);
+
+afterEach(() => {
+  act(() => {
+    for (const root of mounted.splice(0)) root.unmount();
+  });
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+  localStorage.clear();
+});
+
+const row = (id: number, overrides: Partial<AdminStudentRow> = {}): AdminStudentRow => ({
+  id,
+  first_name: 'Maria',
+  last_name: `Lopez${String(id)}`,
+  email: `maria${String(id)}@example.com`,
+  dl_number: `D${String(id)}`,
+  court: 7,
+  court_name: 'Alameda Traffic Court',
+  payment_at: null,
+  completed_at: null,
+  created_at_formatted: 'November 22, 2026',
+  ...overrides,
+});
+
+describe('Students page (spec 2 /admin/students)', () => {
+  const listAnswer = (rows: AdminStudentRow[], total: number, page = 1) => ({
+    status: 200,
+    body: { rows, total, page, pageSize: 20 },
+  });
+
+  it('shows the eight columns with their headings, a completion date or In Progress, and the page count', async () => {
+    signInAs('admin');
+    stubApi(() => listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z' }), row(1)], 25));
+    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    await settle();
+
+    const headings = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
+    expect(headings).toEqual([
+      'ID',
+      'First name',
+      'Last name',
+      'Email',
+      "Driver's license",
+      'Court',
+      'Completed',
+      'Registered',
+    ]);
+    const cells = [...page.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((cell) => cell.textContent),
+    );
+    expect(cells).toEqual([
+      ['2', 'Maria', 'Lopez2', 'maria2@example.com', 'D2', 'Alameda Traffic Court', '11/20/2026', 'November 22, 2026'],
+      ['1', 'Maria', 'Lopez1', 'maria1@example.com', 'D1', 'Alameda Traffic Court', 'In Progress', 'November 22, 2026'],
+    ]);
+    expect(page.textContent).toContain('Page 1 of 2');
+    expect(buttonNamed(page, 'Previous')).toBeUndefined();
+    expect(buttonNamed(page, 'Next')).toBeDefined();
+  });
+
+  it('asks for page 2 on Next, then offers Previous and no Next on the last page', async () => {
+    signInAs('admin');
+    const api = stubApi((url) => (url.includes('page=2') ? listAnswer([row(1)], 21, 2) : listAnswer([row(2)], 21)));
+    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    await settle();
+    expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
+
+    await click(buttonNamed(page, 'Next'));
+
+    expect(queryOf(api.calls().at(-1))).toEqual({ page: '2' });
+    expect(page.textContent).toContain('Page 2 of 2');
+    expect(buttonNamed(page, 'Previous')).toBeDefined();
+    expect(buttonNamed(page, 'Next')).toBeUndefined();
+  });
+
+  it('searches once typing pauses for 300 ms, with one request, back on page 1', async () => {
+    signInAs('admin');
+    const api = stubApi(() => listAnswer([row(1)], 1));
+    const page = render(<StudentsPage />, '/admin/students?page=3', '/admin/students');
+    await settle();
+    expect(queryOf(api.calls()[0])).toEqual({ page: '3' });
+
+    await typeInto(page, "Search by name, email or driver's license", 'ma');
+    await settle(50);
+    await typeInto(page, "Search by name, email or driver's license", 'maria ');
+    await settle(STUDENT_SEARCH_DELAY_MS - 100);
+    expect(api.calls()).toHaveLength(1);
+
+    await settle(200);
+    expect(api.calls()).toHaveLength(2);
+    expect(queryOf(api.calls()[1])).toEqual({ searchTerm: 'maria', page: '1' });
+  });
+
+  it('filters by court from "All courts" and the court list, back on page 1', async () => {
+    signInAs('clerk');
+    const api = stubApi(() => listAnswer([row(1)], 1));
+    const page = render(<StudentsPage />, '/admin/students?page=2', '/admin/students');
+    await settle();
+    const select = byLabel(page, 'Court') as HTMLSelectElement;
+    expect([...select.options].map((option) => option.textContent)).toEqual([
+      'All courts',
+      'Alameda Traffic Court',
+      'Berkeley Traffic Court',
+    ]);
+
+    await typeInto(page, 'Court', '9');
+    await settle();
+
+    expect(queryOf(api.calls().at(-1))).toEqual({ courtId: '9', page: '1' });
+  });
+
+  it('has no court filter for an admin limited to one court', async () => {
+    signInAs('admin', 7);
+    const api = stubApi(() => listAnswer([row(1)], 1));
+    const page = render(<StudentsPage />, '/admin/students?court=9', '/admin/students');
+    await settle();
+    expect(() => byLabel(page, 'Court')).toThrow();
+    expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
+  });
+
+  it('says "No students found" when nothing matches', async () => {
+    signInAs('admin');
+    stubApi(() => listAnswer([], 0));
+    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    await settle();
+    expect(page.textContent).toContain('No students found');
+    expect(page.querySelector('table')).toBeNull();
+  });
+
+  it('opens the detail with the student in navigation state, from the row or from the name link', async () => {
+    signInAs('admin');
+    stubApi(() => listAnswer([row(4, { first_name: 'Ines' })], 1));
+    let page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    await settle();
+    await click(page.querySelector('tbody tr td'));
+    expect(page.querySelector('[data-testid=destination]')?.textContent).toBe('/admin/students/4 state:Ines');
+
+    act(() => {
+      for (const root of mounted.splice(0)) root.unmount();
+    });
+    page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    await settle();
+    const link = page.querySelector('tbody a');
+    expect(link?.getAttribute('href')).toBe('/admin/students/4');
+    await click(link);
+    expect(page.querySelector('[data-testid=destination]')?.textContent).toBe('/admin/students/4 state:Ines');
+  });
+});
+
+describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
+  async function fillForm(page: HTMLElement) {
+    await typeInto(page, 'First name', 'Ana');
+    await typeInto(page, 'Last name', 'Garcia');
+    await typeInto(page, 'Email', 'ana@example.com');
+    await typeInto(page, "Driver's license number", 'D1234567');
+    await typeInto(page, 'Date of birth', '04151990');
+    await typeInto(page, 'Street address', '1 Main St');
+    await typeInto(page, 'City', 'Oakland');
+    await typeInto(page, 'State', 'CA');
+    await typeInto(page, 'Zip code', '94601');
+  }
+  const submit = (page: HTMLElement) => click(buttonNamed(page, 'Enroll student'));
+
+  it('defaults the court to the first in the list, with no "Select a court..." choice', async () => {
+    signInAs('admin');
+    stubApi(() => ({ status: 201, body: { studentId: 1 } }));
+    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    await settle();
+    const court = byLabel(page, 'Court') as HTMLSelectElement;
+    expect(court.value).toBe('7');
+    expect([...court.options].map((option) => option.textContent)).toEqual([
+      'Alameda Traffic Court',
+      'Berkeley Traffic Court',
+    ]);
+    expect(byLabel(page, 'State').querySelectorAll('option')).toHaveLength(52);
+  });
+
+  it("says 'Please fill out all fields.' and sends nothing when a field is missing or the dob is short", async () => {
+    signInAs('admin');
+    const api = stubApi(() => ({ status: 201, body: { studentId: 1 } }));
+    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    await settle();
+    await fillForm(page);
+    await typeInto(page, 'City', '');
+    await submit(page);
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('Please fill out all fields.');
+
+    await typeInto(page, 'City', 'Oakland');
+    await typeInto(page, 'Date of birth', '0415199');
+    expect((byLabel(page, 'Date of birth') as HTMLInputElement).value).toBe('04/15/199');
+    await submit(page);
+    expect(page.querySelector('[role=alert]')?.textContent).toBe('Please fill out all fields.');
+    expect(api.calls()).toEqual([]);
+  });
+
+  it('sends backdoor: true, says "Student enrolled." with a link to the student, and empties the form', async () => {
+    signInAs('admin');
+    const api = stubApi(() => ({ status: 201, body: { studentId: 42 } }));
+    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    await settle();
+    await fillForm(page);
+    await typeInto(page, 'Court', '9');
+    await submit(page);
+
+    expect(api.calls()).toHaveLength(1);
+    expect(api.calls()[0]?.[0]).toBe('/api/register/student');
+    expect(JSON.parse(String(api.calls()[0]?.[1]?.body))).toEqual({
+      first_name: 'Ana',
+      last_name: 'Garcia',
+      email: 'ana@example.com',
+      dl_number: 'D1234567',
+      dob: '04/15/1990',
+      address: '1 Main St',
+      city: 'Oakland',
+      state: 'CA',
+      zip: '94601',
+      court: 9,
+      backdoor: true,
+    });
+    const status = page.querySelector('[role=status]');
+    expect(status?.textContent).toContain('Student enrolled.');
+    expect(status?.querySelector('a')?.getAttribute('href')).toBe('/admin/students/42');
+    expect((byLabel(page, 'First name') as HTMLInputElement).value).toBe('');
+    expect((byLabel(page, 'Date of birth') as HTMLInputElement).value).toBe('');
+    expect((byLabel(page, 'Court') as HTMLSelectElement).value).toBe('7');
+  });
+
+  it.each([
+    [409, { error: { code: 'DUPLICATE_ACCOUNT', message: 'An account already exists', studentId: 3 } }],
+    [403, { error: { code: 'FORBIDDEN', message: 'You are not allowed to do that.' } }],
+    [500, { error: { code: 'INTERNAL', message: 'Something went wrong' } }],
+  ])('shows the one message of spec 8 for a %s answer', async (status, body) => {
+    signInAs('admin');
+    stubApi(() => ({ status, body }));
+    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    await settle();
+    await fillForm(page);
+    await submit(page);
+    expect(page.querySelector('[role=alert]')?.textContent).toBe(
+      "A user with this email or driver's license number already exists.",
+    );
+    expect(page.querySelector('[role=status]')).toBeNull();
+  });
+});
+
+describe('Student detail: attempts and who enrolled the student', () => {
+  const detail = (overrides: Partial<AdminStudent>): AdminStudent => ({
+    id: 8,
+    first_name: 'Ana',
+    last_name: 'Garcia',
+    email: 'ana@example.com',
+    dl_number: 'D1234567',
+    dob: '04/15/1990',
+    dob_formatted: 'April 15, 1990',
+    address: '1 Main St',
+    city: 'Oakland',
+    state: 'CA',
+    zip: '94601',
+    court: 7,
+    court_name: 'Alameda Traffic Court',
+    created_at_formatted: 'November 22, 2026',
+    payment_at: null,
+    payment_at_formatted: null,
+    completed_at: null,
+    archived_at: null,
+    enrolled_by: null,
+    payments: [],
+    certificates: [],
+    attempts: [],
+    ...overrides,
+  });
+
+  it('lists the attempts chapter by chapter with date, score and result, and names who enrolled the student', async () => {
+    signInAs('clerk');
+    stubApi(() => ({
+      status: 200,
+      body: detail({
+        enrolled_by: 'Front Desk Fiona',
+        attempts: [
+          { chapter_id: 2, submitted_at: '2026-11-02T10:00:00Z', score: 9, passed: true, total: 10 },
+          { chapter_id: 1, submitted_at: '2026-11-01T10:00:00Z', score: 5, passed: false, total: 10 },
+          { chapter_id: 1, submitted_at: '2026-11-01T11:00:00Z', score: 8, passed: true, total: 10 },
+          { chapter_id: 6, submitted_at: '2026-11-03T10:00:00Z', score: 15, passed: true, total: 20 },
+        ],
+      }),
+    }));
+    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    await settle();
+
+    const section = page.querySelector('section[aria-labelledby=attempts-heading]');
+    expect(section?.querySelector('h2')?.textContent).toBe('Quiz attempts');
+    const rows = [...(section?.querySelectorAll('tbody tr') ?? [])].map((tr) =>
+      [...tr.querySelectorAll('td')].map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['Chapter 1', '11/1/2026', '5 of 10', 'Failed'],
+      ['Chapter 1', '11/1/2026', '8 of 10', 'Passed'],
+      ['Chapter 2', '11/2/2026', '9 of 10', 'Passed'],
+      ['Final exam', '11/3/2026', '15 of 20', 'Passed'],
+    ]);
+    const enrolledBy = [...page.querySelectorAll('dt')].find((dt) => dt.textContent === 'Enrolled by');
+    expect(enrolledBy?.nextElementSibling?.textContent).toBe('Front Desk Fiona');
+  });
+
+  it('says no quiz has been submitted, and shows no "Enrolled by" for a self-registered student', async () => {
+    signInAs('admin');
+    stubApi(() => ({ status: 200, body: detail({}) }));
+    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    await settle();
+    expect(page.textContent).toContain('No quiz has been submitted yet.');
+    expect([...page.querySelectorAll('dt')].map((dt) => dt.textContent)).not.toContain('Enrolled by');
+  });
+});

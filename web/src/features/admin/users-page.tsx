@@ -1,0 +1,446 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  createStaffAccount,
+  issueSetPasswordLink,
+  listStaffAccounts,
+  SET_PASSWORD_LINK_HOURS,
+  updateStaffAccount,
+  type Court,
+  type EndpointOutput,
+  type StaffAccount,
+} from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { SelectField, TextField } from '../../components/field.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+import { useCourts } from '../../lib/queries.ts';
+
+type Role = StaffAccount['role'];
+type SetPasswordLink = EndpointOutput<typeof issueSetPasswordLink>;
+interface ShownLink {
+  name: string;
+  email: string;
+  link: SetPasswordLink;
+}
+
+const ROLES: Role[] = ['super_admin', 'admin', 'clerk'];
+
+/** The API's own message for a refusal a person can act on (taken, court rule, own account). */
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status < 500 ? error.message : fallback;
+}
+
+function statusOf(account: StaffAccount): 'disabled' | 'waiting' | 'active' {
+  if (account.disabled_at !== null) return 'disabled';
+  return account.password_set ? 'active' : 'waiting';
+}
+
+const STATUS_STYLES = {
+  active: 'bg-green-100 text-green-900',
+  waiting: 'bg-amber-100 text-amber-900',
+  disabled: 'bg-slate-200 text-slate-800',
+} as const;
+
+/** Role, and the court select only for an admin ("All courts" makes a full admin; decision 011). */
+function RoleAndCourt({
+  role,
+  onRoleChange,
+  courtId,
+  courts,
+}: {
+  role: Role;
+  onRoleChange: (role: Role) => void;
+  courtId: number | null;
+  courts: Court[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <SelectField
+        label={t('users.role')}
+        name="role"
+        value={role}
+        onChange={(event) => onRoleChange(event.target.value as Role)}
+      >
+        {ROLES.map((value) => (
+          <option key={value} value={value}>
+            {t(`users.roles.${value}`)}
+          </option>
+        ))}
+      </SelectField>
+      {role === 'admin' && (
+        <SelectField label={t('users.court')} name="court_id" defaultValue={courtId === null ? '' : String(courtId)}>
+          <option value="">{t('users.allCourts')}</option>
+          {courts.map((court) => (
+            <option key={court.id} value={court.id}>
+              {court.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
+    </>
+  );
+}
+
+function courtIdFrom(data: FormData, role: Role): number | null {
+  const value = String(data.get('court_id') ?? '');
+  return role === 'admin' && value !== '' ? Number(value) : null;
+}
+
+/** The one-time link, shown once: it was also emailed, and only its hash is kept by the server. */
+function LinkBox({ shown, onDismiss }: { shown: ShownLink; onDismiss: () => void }) {
+  const { t, i18n } = useTranslation();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => headingRef.current?.focus(), [shown]);
+  const expires = new Date(shown.link.expires_at).toLocaleString(i18n.language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  const details = { email: shown.email, hours: SET_PASSWORD_LINK_HOURS, expires };
+
+  async function copy() {
+    inputRef.current?.select();
+    try {
+      await navigator.clipboard.writeText(shown.link.setPasswordUrl);
+      setCopied(true);
+    } catch {
+      // Without clipboard access the link stays selected for the person to copy.
+    }
+  }
+
+  return (
+    <section aria-labelledby="link-heading" className="space-y-3 rounded-lg border border-blue-300 bg-blue-50 p-6">
+      <h2 id="link-heading" ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-blue-950">
+        {t('users.linkTitle', { name: shown.name })}
+      </h2>
+      <p className="text-slate-800">
+        {shown.link.emailed ? t('users.linkEmailed', details) : t('users.linkNotEmailed', details)}
+      </p>
+      <p className="text-slate-800">{t('users.linkOnce')}</p>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <TextField
+            ref={inputRef}
+            label={t('users.linkLabel')}
+            value={shown.link.setPasswordUrl}
+            readOnly
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </div>
+        <Button variant="secondary" onClick={() => void copy()}>
+          {t('users.copy')}
+        </Button>
+      </div>
+      <p role="status" className="text-sm text-slate-800">
+        {copied ? t('users.copied') : ''}
+      </p>
+      <Button variant="secondary" onClick={onDismiss}>
+        {t('users.done')}
+      </Button>
+    </section>
+  );
+}
+
+function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (shown: ShownLink) => void }) {
+  const { t } = useTranslation();
+  const [role, setRole] = useState<Role>('clerk');
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    setError(null);
+    setSubmitting(true);
+    try {
+      const { user, link } = await callApi(createStaffAccount, {
+        body: {
+          username: String(data.get('username') ?? ''),
+          name: String(data.get('name') ?? ''),
+          email: String(data.get('email') ?? ''),
+          role,
+          court_id: courtIdFrom(data, role),
+        },
+      });
+      form.reset();
+      setRole('clerk');
+      onCreated({ name: user.name, email: user.email, link });
+    } catch (caught) {
+      setError(messageOf(caught, t('errors.unexpected')));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="new-account-heading" className="rounded-lg bg-white p-6 shadow">
+      <h2 id="new-account-heading" className="text-lg font-semibold">
+        {t('users.newTitle')}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">{t('users.newIntro')}</p>
+      <form onSubmit={(event) => void submit(event)} className="mt-4 grid gap-4 sm:grid-cols-2">
+        <TextField label={t('users.username')} name="username" autoComplete="off" required minLength={3} />
+        <TextField label={t('users.name')} name="name" autoComplete="off" required />
+        <TextField label={t('users.email')} name="email" type="email" autoComplete="off" required />
+        <RoleAndCourt role={role} onRoleChange={setRole} courtId={null} courts={courts} />
+        {error && (
+          <div className="sm:col-span-2">
+            <Alert>{error}</Alert>
+          </div>
+        )}
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={submitting}>
+            {submitting ? t('common.loading') : t('users.create')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function EditDialog({
+  account,
+  courts,
+  onClose,
+  onSaved,
+}: {
+  account: StaffAccount;
+  courts: Court[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const formId = useId();
+  const [role, setRole] = useState<Role>(account.role);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    setError(null);
+    setSubmitting(true);
+    try {
+      await callApi(updateStaffAccount, {
+        params: { id: account.id },
+        body: {
+          name: String(data.get('name') ?? ''),
+          email: String(data.get('email') ?? ''),
+          role,
+          court_id: courtIdFrom(data, role),
+          disabled: data.get('disabled') === 'on',
+        },
+      });
+      onSaved();
+    } catch (caught) {
+      setError(messageOf(caught, t('errors.unexpected')));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      title={t('users.editTitle', { name: account.name })}
+      onClose={onClose}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" form={formId} disabled={submitting}>
+            {submitting ? t('common.loading') : t('users.save')}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={(event) => void submit(event)} className="space-y-4">
+        <p className="text-sm text-slate-700">
+          {t('users.username')}: <span className="font-semibold text-slate-900">{account.username}</span>
+        </p>
+        <TextField label={t('users.name')} name="name" defaultValue={account.name} autoComplete="off" required />
+        <TextField
+          label={t('users.email')}
+          name="email"
+          type="email"
+          defaultValue={account.email}
+          autoComplete="off"
+          required
+        />
+        <RoleAndCourt role={role} onRoleChange={setRole} courtId={account.court_id} courts={courts} />
+        <div className="flex items-start gap-2">
+          <input
+            id={`${formId}-disabled`}
+            type="checkbox"
+            name="disabled"
+            defaultChecked={account.disabled_at !== null}
+            className="mt-1 h-5 w-5"
+            aria-describedby={`${formId}-disabled-hint`}
+          />
+          <div>
+            <label htmlFor={`${formId}-disabled`} className="font-medium text-slate-900">
+              {t('users.disabled')}
+            </label>
+            <p id={`${formId}-disabled-hint`} className="text-sm text-slate-700">
+              {t('users.disabledHint')}
+            </p>
+          </div>
+        </div>
+        {error && <Alert>{error}</Alert>}
+      </form>
+    </Dialog>
+  );
+}
+
+/** /admin/users (super_admin): staff accounts, their one-time set-password links, and disabling. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const accounts = useQuery({ queryKey: ['staff-accounts'], queryFn: () => callApi(listStaffAccounts) });
+  const courts = useCourts();
+  const courtList = courts.data ?? [];
+  const [shown, setShown] = useState<ShownLink | null>(null);
+  const [editing, setEditing] = useState<StaffAccount | null>(null);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  const [sendingFor, setSendingFor] = useState<number | null>(null);
+
+  async function sendLink(account: StaffAccount) {
+    setNotice(null);
+    setSendingFor(account.id);
+    try {
+      const link = await callApi(issueSetPasswordLink, { params: { id: account.id } });
+      setShown({ name: account.name, email: account.email, link });
+    } catch (caught) {
+      setNotice({ tone: 'error', text: messageOf(caught, t('errors.unexpected')) });
+    } finally {
+      setSendingFor(null);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold text-slate-900">{t('admin.pages.users')}</h1>
+      {shown && <LinkBox shown={shown} onDismiss={() => setShown(null)} />}
+      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+
+      <section aria-labelledby="accounts-heading" className="rounded-lg bg-white p-6 shadow">
+        <h2 id="accounts-heading" className="text-lg font-semibold">
+          {t('users.accountsTitle')}
+        </h2>
+        {accounts.isLoading && <p className="mt-2">{t('common.loading')}</p>}
+        {accounts.isError && (
+          <div className="mt-2">
+            <Alert>{t('users.loadError')}</Alert>
+          </div>
+        )}
+        {accounts.data && (
+          <div className="relative mt-4 overflow-x-auto">
+            <table className="min-w-full text-left text-sm">
+              <thead className="border-b border-slate-300 text-slate-700">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.name')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.username')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.email')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.role')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.court')}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    {t('users.status')}
+                  </th>
+                  <th scope="col" className="py-2 font-semibold">
+                    {t('users.actions')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {accounts.data.map((account) => {
+                  const status = statusOf(account);
+                  return (
+                    <tr key={account.id}>
+                      <th scope="row" className="py-3 pr-4 font-semibold text-slate-900">
+                        {account.name}
+                      </th>
+                      <td className="py-3 pr-4">{account.username}</td>
+                      <td className="py-3 pr-4 break-all">{account.email}</td>
+                      <td className="py-3 pr-4">{t(`users.roles.${account.role}`)}</td>
+                      <td className="py-3 pr-4">{account.court_name ?? t('users.allCourtsShort')}</td>
+                      <td className="py-3 pr-4">
+                        <span className={`rounded-full px-2.5 py-1 font-semibold ${STATUS_STYLES[status]}`}>
+                          {t(`users.statuses.${status}`)}
+                        </span>
+                      </td>
+                      <td className="py-3">
+                        <div className="flex flex-wrap gap-x-4 gap-y-1">
+                          <button
+                            type="button"
+                            className="font-semibold text-blue-800 underline"
+                            onClick={() => {
+                              setNotice(null);
+                              setEditing(account);
+                            }}
+                          >
+                            {t('users.edit')}
+                            <span className="sr-only"> {account.name}</span>
+                          </button>
+                          {status !== 'disabled' && (
+                            <button
+                              type="button"
+                              className="font-semibold text-blue-800 underline disabled:text-slate-500"
+                              disabled={sendingFor === account.id}
+                              onClick={() => void sendLink(account)}
+                            >
+                              {t('users.sendLink')}
+                              <span className="sr-only"> ({account.name})</span>
+                            </button>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <NewAccountForm
+        courts={courtList}
+        onCreated={(created) => {
+          setNotice(null);
+          setShown(created);
+          void accounts.refetch();
+        }}
+      />
+
+      {editing && (
+        <EditDialog
+          key={editing.id}
+          account={editing}
+          courts={courtList}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setNotice({ tone: 'success', text: t('users.saved', { name: editing.name }) });
+            setEditing(null);
+            void accounts.refetch();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,255 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { IdentityCheckState, OpenIdentityCheck, StudentRules } from '@ts/contract';
+import '../../lib/i18n.ts';
+import { IdentityCheckDialog } from './identity-check.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+type FetchCall = [url: string, init?: RequestInit];
+type Answer = { status: number; body: unknown };
+
+const STUDENT_ID = 5;
+const CHECK_URL = `/api/students/${String(STUDENT_ID)}/identity-check`;
+
+function rules(enabled: boolean): StudentRules {
+  const quiz = { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 };
+  return {
+    profile: { id: enabled ? 'four-hour-identity' : 'default', version: 1, name: 'Course' },
+    seatTime: {
+      minutesPerModule: 0,
+      minutesPerChapter: 0,
+      minutesBeforeFinal: 0,
+      idleCutoffMinutes: 15,
+      dailyCapMinutes: null,
+    },
+    identityChecks: { enabled, answerSeconds: 90 },
+    quizzes: { chapter: quiz, final: { ...quiz, questions: 20, passMark: 14 } },
+    deadline: null,
+    deadlineWarning: false,
+    closedOn: null,
+  };
+}
+
+const check = (overrides: Partial<OpenIdentityCheck> = {}): OpenIdentityCheck => ({
+  id: 11,
+  source: 'dob',
+  question_key: 'dob',
+  reason: 'random',
+  expires_at: '2026-11-22T15:01:30Z',
+  seconds_left: 83,
+  ...overrides,
+});
+
+/**
+ * Answers the API: the profile's rules, the public config, and whatever `identity` says for the
+ * identity calls (called with the method and the URL), recording every call.
+ */
+function stubApi(enabled: boolean, identity: (method: string, url: string, body: unknown) => Answer) {
+  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
+    let answer: Answer;
+    if (url === `/api/students/${String(STUDENT_ID)}/rules`) answer = { status: 200, body: rules(enabled) };
+    else if (url === '/api/public/config') {
+      answer = {
+        status: 200,
+        body: {
+          schoolName: 'School',
+          supportEmail: 'help@school.example',
+          coursePriceCents: 2995,
+          payments: { provider: 'test', publishableKey: null },
+          videoBaseUrl: '/videos',
+        },
+      };
+    } else {
+      answer = identity(init?.method ?? 'GET', url, init?.body ? JSON.parse(String(init.body)) : undefined);
+    }
+    return Promise.resolve(
+      new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    identityCalls: () =>
+      (fetchMock.mock.calls as FetchCall[])
+        .filter(([url]) => url.startsWith(CHECK_URL))
+        .map(([url, init]) => ({
+          method: init?.method ?? 'GET',
+          url,
+          body: init?.body ? JSON.parse(String(init.body)) : undefined,
+        })),
+  };
+}
+
+const mounted: Root[] = [];
+
+function render(): HTMLElement {
+  localStorage.setItem(
+    'user',
+    JSON.stringify({
+      id: STUDENT_ID,
+      type: 'student',
+      name: 'Sam',
+      court_id: null,
+      payment_at: '2026-11-01T00:00:00Z',
+      completed_at: null,
+    }),
+  );
+  const container = document.createElement('div');
+  document.body.append(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const root = createRoot(container);
+  mounted.push(root);
+  act(() =>
+    root.render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/content/1/3']}>
+          <IdentityCheckDialog />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    ),
+  );
+  return container;
+}
+
+const settle = (ms = 30) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+const dialogOf = (container: HTMLElement) => container.querySelector('dialog')!;
+
+async function typeAnswer(container: HTMLElement, value: string) {
+  const input = container.querySelector<HTMLInputElement>('input[name="identity-answer"]');
+  if (!input) throw new Error('no answer field');
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+async function submit(container: HTMLElement) {
+  const button = [...container.querySelectorAll('button')].find((element) => element.textContent === 'Submit');
+  if (!button) throw new Error('no Submit button');
+  await act(async () => {
+    button.click();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  act(() => {
+    for (const root of mounted.splice(0)) root.unmount();
+  });
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+  localStorage.clear();
+});
+
+describe('identity check dialog (decision 012)', () => {
+  it('asks nothing and shows nothing under a profile without identity checks', async () => {
+    const api = stubApi(false, () => ({ status: 500, body: {} }));
+    const container = render();
+    await settle();
+    expect(api.identityCalls()).toEqual([]);
+    expect(dialogOf(container).open).toBe(false);
+    expect(container.textContent).toBe('');
+  });
+
+  it('shows the question with a countdown, the next question after a wrong answer, and closes on a right one', async () => {
+    let state: IdentityCheckState = { check: check(), locked: null };
+    const api = stubApi(true, (method, _url, body) => {
+      if (method === 'GET') return { status: 200, body: state };
+      const answer = (body as { answer: string }).answer;
+      if (answer === 'wrong') {
+        state = { check: check({ id: 12, source: 'zip', question_key: 'zip', seconds_left: 90 }), locked: null };
+        return { status: 200, body: { outcome: 'wrong', next: state } };
+      }
+      state = { check: null, locked: null };
+      return { status: 200, body: { outcome: 'passed', next: state } };
+    });
+    const container = render();
+    await settle();
+    const dialog = dialogOf(container);
+    expect(dialog.open).toBe(true);
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const title = container.querySelector(`[id="${dialog.getAttribute('aria-labelledby') ?? ''}"]`);
+    expect(title?.textContent).toBe('Identity check');
+    const label = container.querySelector('label');
+    expect(label?.textContent).toBe('What is your date of birth?');
+    expect(container.querySelector(`[id="${label?.htmlFor ?? ''}"]`)?.getAttribute('name')).toBe('identity-answer');
+    expect(container.querySelector('[role="timer"]')?.textContent).toBe('1:23 left');
+
+    // An empty answer is not sent (it would use up the retry).
+    await submit(container);
+    expect(container.textContent).toContain('Please answer the question.');
+    expect(api.identityCalls().filter((call) => call.method === 'POST')).toEqual([]);
+
+    await typeAnswer(container, 'wrong');
+    await submit(container);
+    expect(container.querySelector('[role="alert"]')?.textContent).toBe(
+      'That answer does not match our records. Please answer this question instead.',
+    );
+    expect(container.querySelector('label')?.textContent).toBe('What is the ZIP code of your address?');
+    expect(container.querySelector<HTMLInputElement>('input[name="identity-answer"]')?.value).toBe('');
+    expect(container.querySelector('[role="timer"]')?.textContent).toBe('1:30 left');
+
+    await typeAnswer(container, '93721');
+    await submit(container);
+    expect(dialog.open).toBe(false);
+    expect(api.identityCalls().filter((call) => call.method === 'POST')).toEqual([
+      { method: 'POST', url: `${CHECK_URL}/11`, body: { answer: 'wrong' } },
+      { method: 'POST', url: `${CHECK_URL}/12`, body: { answer: '93721' } },
+    ]);
+  });
+
+  it("offers the court question's four choices as radio buttons", async () => {
+    const choices = ['North Court', 'South Court', 'East Court', 'West Court'];
+    stubApi(true, () => ({
+      status: 200,
+      body: { check: check({ source: 'court', question_key: 'court', choices }), locked: null },
+    }));
+    const container = render();
+    await settle();
+    expect(container.querySelector('legend')?.textContent).toBe('Which court sent you to traffic school?');
+    const radios = [...container.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+    expect(radios.map((radio) => radio.value)).toEqual(choices);
+    expect(radios.every((radio) => radio.closest('label') !== null)).toBe(true);
+  });
+
+  it('says the course is locked until a time when the time runs out on the last chance', async () => {
+    // The countdown's clock is the test's; the API answers as usual.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    let state: IdentityCheckState = { check: check({ seconds_left: 1 }), locked: null };
+    stubApi(true, () => ({ status: 200, body: state }));
+    const container = render();
+    await settle();
+    expect(container.querySelector('[role="timer"]')?.textContent).toBe('0:01 left');
+    state = { check: null, locked: { until: '2026-11-23T15:00:00Z', reason: 'missed_identity_checks' } };
+    act(() => vi.advanceTimersByTime(1000));
+    await settle();
+    expect(dialogOf(container).open).toBe(true);
+    expect(container.textContent).toContain('Course locked');
+    expect(container.textContent).toMatch(/Your course is locked until .*2026.* because identity checks were missed\./);
+  });
+
+  it('asks a student locked until an admin unlocks to contact the school, at its support address', async () => {
+    stubApi(true, () => ({
+      status: 200,
+      body: { check: null, locked: { until: null, reason: 'missed_identity_checks' } },
+    }));
+    const container = render();
+    await settle();
+    expect(container.textContent).toContain('Your course is locked. Please contact the school to unlock it.');
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('mailto:help@school.example');
+    const close = [...container.querySelectorAll('button')].find((button) => button.textContent === 'Close');
+    await act(async () => {
+      close?.click();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(dialogOf(container).open).toBe(false);
+  });
+});

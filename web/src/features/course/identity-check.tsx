@@ -1,0 +1,413 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import {
+  answerIdentityCheck,
+  COURSE_LOCKED,
+  getIdentityCheck,
+  IDENTITY_CHECK_PENDING,
+  type IdentityCheckState,
+  type OpenIdentityCheck,
+} from '@ts/contract';
+import { Button } from '../../components/button.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+import { usePublicConfig } from '../../lib/queries.ts';
+import { useStoredUser } from '../../lib/session.ts';
+import { formatMoment, useStudentRules } from '../rules/rules-messages.tsx';
+
+/**
+ * Identity checks (issue 8, decision 012). The server asks a question of the student's own record
+ * at random moments of counted study time and before the final exam; while one waits, course calls
+ * answer 409 IDENTITY_CHECK_PENDING, and after missed checks 423 COURSE_LOCKED. The student layout
+ * mounts the dialog; course pages hand it the refusals they get. Under a profile without identity
+ * checks nothing is polled and nothing shows.
+ */
+
+/** How often an open course page asks whether a check is due (when the profile has checks). */
+export const IDENTITY_POLL_MS = 60_000;
+
+const identityKey = (studentId: number) => ['identity-check', studentId] as const;
+
+/** A refusal that an identity check (409) or a course lock (423) explains. */
+export function isIdentityHold(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.code === IDENTITY_CHECK_PENDING || error.code === COURSE_LOCKED);
+}
+
+/** The page's own words for such a refusal, or null for any other error. */
+export function identityHoldText(error: unknown, t: TFunction): string | null {
+  if (!isIdentityHold(error)) return null;
+  return error.code === COURSE_LOCKED ? t('identity.lockedShort') : t('identity.answerFirst');
+}
+
+/**
+ * For course pages: given an error, opens the identity dialog when the error is an identity
+ * refusal (by fetching the check, which the server then asks) and says whether it was one.
+ */
+export function useIdentityHold(): (error: unknown) => boolean {
+  const queryClient = useQueryClient();
+  const studentId = useStoredUser()?.id ?? 0;
+  return useCallback(
+    (error: unknown) => {
+      if (!isIdentityHold(error) || studentId === 0) return false;
+      void queryClient
+        .fetchQuery({
+          queryKey: identityKey(studentId),
+          queryFn: () => callApi(getIdentityCheck, { params: { id: studentId } }),
+          staleTime: 0,
+        })
+        .catch(() => undefined);
+      return true;
+    },
+    [queryClient, studentId],
+  );
+}
+
+const COURSE_PAGE = /^\/(content|quiz|final)/;
+
+/**
+ * The student's identity check state: polled every minute under a profile with identity checks
+ * (or, when the profile cannot be read, while a course page is open); otherwise filled only when
+ * a page hands over a refusal.
+ */
+function useIdentityState(studentId: number | null) {
+  const rules = useStudentRules(studentId);
+  const { pathname } = useLocation();
+  const polling =
+    studentId !== null &&
+    (rules.data?.identityChecks.enabled === true || (rules.isError && COURSE_PAGE.test(pathname)));
+  return useQuery({
+    queryKey: identityKey(studentId ?? 0),
+    queryFn: () => callApi(getIdentityCheck, { params: { id: studentId ?? 0 } }),
+    enabled: polling,
+    // Not while locked: the lock message, once closed, stays closed until a page is refused again.
+    refetchInterval: (query) => (polling && !query.state.data?.locked ? IDENTITY_POLL_MS : false),
+    retry: false,
+  });
+}
+
+/** "1:23": minutes and seconds. */
+function clockText(seconds: number): string {
+  return `${String(Math.floor(seconds / 60))}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** Seconds left on a check, counting down on the student's clock from what the server said. */
+function useSecondsLeft(check: OpenIdentityCheck, receivedAt: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    // Twice a second, so the shown second changes close to when it should.
+    const timer = window.setInterval(() => setNow(Date.now()), 500);
+    return () => window.clearInterval(timer);
+  }, []);
+  const deadline = receivedAt + check.seconds_left * 1000;
+  return Math.max(0, Math.ceil((deadline - Math.max(now, receivedAt)) / 1000));
+}
+
+type Notice = 'wrong' | 'missed' | 'timedOut' | 'error' | null;
+
+/** The identity dialog of the student area: the question, or why the course is locked. */
+export function IdentityCheckDialog() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const user = useStoredUser();
+  const studentId = user?.type === 'student' && user.payment_at ? user.id : null;
+  const state = useIdentityState(studentId);
+  const [notice, setNotice] = useState<Notice>(null);
+  // A lock message closed by the student stays closed until a page is refused again.
+  const [dismissedAt, setDismissedAt] = useState(0);
+
+  const check = state.data?.check ?? null;
+  const locked = state.data?.locked ?? null;
+  const view: 'question' | 'locked' | 'missed' | null = check
+    ? 'question'
+    : locked
+      ? state.dataUpdatedAt > dismissedAt
+        ? 'locked'
+        : null
+      : notice === 'missed' || notice === 'timedOut'
+        ? 'missed'
+        : null;
+
+  function settle(next: IdentityCheckState) {
+    if (studentId !== null) queryClient.setQueryData(identityKey(studentId), next);
+  }
+
+  function close() {
+    setNotice(null);
+    setDismissedAt(Date.now());
+  }
+
+  return (
+    <ModalDialog
+      open={view !== null}
+      title={view === 'locked' ? t('identity.lockedTitle') : t('identity.title')}
+      onEscape={view === 'question' ? undefined : close}
+    >
+      {view === 'question' && check && studentId !== null && (
+        <QuestionForm
+          key={check.id}
+          studentId={studentId}
+          check={check}
+          receivedAt={state.dataUpdatedAt}
+          notice={notice}
+          onAnswered={(outcome, next) => {
+            settle(next);
+            if (outcome === 'passed') {
+              setNotice(null);
+              // A quiz refused for the check is drawn again now.
+              void queryClient.invalidateQueries({ queryKey: ['quiz'] });
+            } else if (next.check) setNotice('wrong');
+            else setNotice(outcome === 'timed_out' ? 'timedOut' : 'missed');
+          }}
+          onTimeUp={() => {
+            setNotice('timedOut');
+            // The server marks the question timed out when asked again (and may lock the course).
+            void state.refetch();
+          }}
+          onError={() => {
+            setNotice('error');
+            void state.refetch();
+          }}
+        />
+      )}
+      {view === 'locked' && locked && <LockedMessage until={locked.until} onClose={close} />}
+      {view === 'missed' && (
+        <>
+          <p>{notice === 'timedOut' ? t('identity.timedOut') : t('identity.missed')}</p>
+          <p>{t('identity.missedNote')}</p>
+          <DialogActions>
+            <Button onClick={close}>{t('identity.continue')}</Button>
+          </DialogActions>
+        </>
+      )}
+    </ModalDialog>
+  );
+}
+
+/**
+ * A modal on the native <dialog>: the page behind is inert and focus stays inside. Escape closes
+ * it only when the content allows (a question must be answered).
+ */
+function ModalDialog({
+  open,
+  title,
+  onEscape,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onEscape: (() => void) | undefined;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-modal="true"
+      onCancel={(event) => {
+        event.preventDefault();
+        onEscape?.();
+      }}
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-0 shadow-xl"
+    >
+      {open && (
+        <div className="p-6">
+          <h2 id={titleId} className="text-xl font-bold text-slate-900">
+            {title}
+          </h2>
+          <div className="mt-3 space-y-3 text-slate-700">{children}</div>
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+function DialogActions({ children }: { children: ReactNode }) {
+  return <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{children}</div>;
+}
+
+const QUESTIONS: Record<OpenIdentityCheck['question_key'], string> = {
+  dob: 'identity.question.dob',
+  zip: 'identity.question.zip',
+  dl_last4: 'identity.question.dl_last4',
+  court: 'identity.question.court',
+};
+
+/** Said to screen readers as time runs short (the visible countdown itself is not read out each second). */
+const ANNOUNCED_AT = [60, 30, 10];
+
+function QuestionForm({
+  studentId,
+  check,
+  receivedAt,
+  notice,
+  onAnswered,
+  onTimeUp,
+  onError,
+}: {
+  studentId: number;
+  check: OpenIdentityCheck;
+  receivedAt: number;
+  notice: Notice;
+  onAnswered: (outcome: 'passed' | 'wrong' | 'timed_out', next: IdentityCheckState) => void;
+  onTimeUp: () => void;
+  onError: () => void;
+}) {
+  const { t } = useTranslation();
+  const [answer, setAnswer] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [sending, setSending] = useState(false);
+  const secondsLeft = useSecondsLeft(check, receivedAt);
+  const inputId = useId();
+  const introId = useId();
+  const errorId = useId();
+  const timeUpSent = useRef(false);
+  const [announcement, setAnnouncement] = useState('');
+
+  useEffect(() => {
+    if (ANNOUNCED_AT.includes(secondsLeft)) {
+      setAnnouncement(t('identity.timeLeft', { time: clockText(secondsLeft) }));
+    }
+    if (secondsLeft === 0 && !timeUpSent.current) {
+      timeUpSent.current = true;
+      onTimeUp();
+    }
+  }, [secondsLeft, onTimeUp, t]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (answer.trim() === '') {
+      setMissing(true);
+      return;
+    }
+    setSending(true);
+    try {
+      const result = await callApi(answerIdentityCheck, {
+        params: { id: studentId, checkId: check.id },
+        body: { answer },
+      });
+      onAnswered(result.outcome, result.next);
+    } catch {
+      onError();
+    } finally {
+      setSending(false);
+    }
+  }
+
+  const question = t(QUESTIONS[check.question_key]);
+  const choices = check.choices;
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={introId}>
+      <p id={introId}>{check.reason === 'before_final' ? t('identity.introFinal') : t('identity.intro')}</p>
+      {notice === 'wrong' && (
+        <p role="alert" className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {t('identity.wrong')}
+        </p>
+      )}
+      {notice === 'error' && (
+        <p role="alert" className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {t('identity.error')}
+        </p>
+      )}
+      <p role="timer" aria-live="off" className="mt-3 text-sm font-semibold text-slate-800">
+        {t('identity.timeLeft', { time: clockText(secondsLeft) })}
+      </p>
+      <p className="sr-only" aria-live="polite">
+        {announcement}
+      </p>
+      <div className="mt-3">
+        {choices ? (
+          <fieldset aria-describedby={missing ? errorId : undefined}>
+            <legend className="font-semibold text-slate-900">{question}</legend>
+            <div className="mt-2 space-y-2">
+              {choices.map((choice) => (
+                <label key={choice} className="flex cursor-pointer items-start gap-3 rounded-md p-2 hover:bg-slate-50">
+                  <input
+                    type="radio"
+                    name="identity-answer"
+                    value={choice}
+                    checked={answer === choice}
+                    onChange={() => {
+                      setAnswer(choice);
+                      setMissing(false);
+                    }}
+                    className="mt-1 h-4 w-4 shrink-0"
+                  />
+                  <span>{choice}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : (
+          <>
+            <label htmlFor={inputId} className="block font-semibold text-slate-900">
+              {question}
+            </label>
+            <input
+              id={inputId}
+              name="identity-answer"
+              autoComplete="off"
+              value={answer}
+              maxLength={200}
+              onChange={(event) => {
+                setAnswer(event.target.value);
+                setMissing(false);
+              }}
+              aria-invalid={missing || undefined}
+              aria-describedby={missing ? errorId : undefined}
+              className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-blue-700"
+            />
+          </>
+        )}
+        {missing && (
+          <p id={errorId} className="mt-1 text-sm font-semibold text-red-800">
+            {t('identity.answerRequired')}
+          </p>
+        )}
+      </div>
+      <DialogActions>
+        <Button type="submit" disabled={sending || secondsLeft === 0}>
+          {sending ? t('common.loading') : t('identity.submit')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+/** Why the course is locked: until when, or that only the school can unlock it (with its address). */
+function LockedMessage({ until, onClose }: { until: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const email = config.data?.supportEmail;
+  return (
+    <>
+      {until ? (
+        <p>{t('identity.lockedUntil', { time: formatMoment(until) })}</p>
+      ) : (
+        <>
+          <p>{t('identity.lockedAdmin')}</p>
+          {email && (
+            <p>
+              {t('identity.contact')}{' '}
+              <a className="font-semibold text-blue-800 underline" href={`mailto:${email}`}>
+                {email}
+              </a>
+            </p>
+          )}
+        </>
+      )}
+      <DialogActions>
+        <Button onClick={onClose}>{t('identity.close')}</Button>
+      </DialogActions>
+    </>
+  );
+}

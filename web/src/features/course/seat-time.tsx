@@ -1,0 +1,257 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import {
+  FINAL_EXAM_CHAPTER,
+  getSeatTime,
+  recordHeartbeat,
+  SEAT_TIME_REQUIRED,
+  type SeatTimeStatus,
+} from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+
+/**
+ * Seat time on the course pages (issue 8, decision 012). The server counts the time from
+ * heartbeats and refuses Mark Complete and the quizzes until the profile's minimums are met; the
+ * browser only says it is active and shows what the server answered. Under a profile with no
+ * minimums (the default) the server answers required: false and nothing here shows or runs.
+ */
+
+/** The student counts as active this long after their last pointer, key, scroll, touch or video frame. */
+const ACTIVE_WINDOW_MS = 60_000;
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'scroll', 'wheel', 'touchstart'] as const;
+/** Media events do not bubble, but a capturing listener on the document hears them: a playing video. */
+const MEDIA_EVENTS = ['play', 'timeupdate'] as const;
+
+type SeatTimeQuery = { moduleId: number } | { chapterId: number } | Record<string, never>;
+
+function seatTimeKey(studentId: number, query: SeatTimeQuery) {
+  return ['seat-time', studentId, query] as const;
+}
+
+/** The student's seat time for a module (and its chapter), a chapter, or the course. */
+export function useSeatTime(studentId: number, query: SeatTimeQuery, enabled = true) {
+  return useQuery({
+    queryKey: seatTimeKey(studentId, query),
+    queryFn: () => callApi(getSeatTime, { params: { id: studentId }, query }),
+    enabled: enabled && studentId > 0,
+    retry: false,
+  });
+}
+
+/** "7 min 30 s", "1 h 5 min", "0 s" in the page's language. */
+export function formatDuration(totalSeconds: number, t: TFunction): string {
+  const seconds = Math.max(0, Math.ceil(totalSeconds));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  const parts: string[] = [];
+  if (hours > 0) parts.push(t('seatTime.units.hours', { value: hours }));
+  if (minutes > 0) parts.push(t('seatTime.units.minutes', { value: minutes }));
+  if (rest > 0 || parts.length === 0) parts.push(t('seatTime.units.seconds', { value: rest }));
+  return parts.join(' ');
+}
+
+/** "4 hours" for a whole number of hours (in the page's language), otherwise as formatDuration. */
+function formatLimit(totalSeconds: number, t: TFunction, language: string): string {
+  if (totalSeconds % 3600 !== 0) return formatDuration(totalSeconds, t);
+  return new Intl.NumberFormat(language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(
+    totalSeconds / 3600,
+  );
+}
+
+export function dailyCapReached(status: SeatTimeStatus | undefined): boolean {
+  return (
+    status?.required === true && status.dailyCapSeconds !== null && status.todayCountedSeconds >= status.dailyCapSeconds
+  );
+}
+
+/** The seconds still required that a SEAT_TIME_REQUIRED refusal carries, or null for another error. */
+export function seatTimeRefusal(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== SEAT_TIME_REQUIRED) return null;
+  const remaining = error.details.remainingSeconds;
+  return typeof remaining === 'number' ? remaining : 0;
+}
+
+export interface SeatTimeHeartbeat {
+  /** The server's latest answer (undefined while loading; required false under the default profile). */
+  status: SeatTimeStatus | undefined;
+  /** The module's time still required, counted down locally between the server's answers (display only). */
+  displayRemainingSeconds: number;
+  /** true while the module still needs time by the server's count: Mark Complete waits. */
+  moduleTimeRequired: boolean;
+}
+
+/**
+ * On a module page: asks the server for the module's seat time and, only when the profile needs
+ * it, sends a heartbeat every `heartbeatSeconds` while the page is visible and the student was
+ * active in the last minute. The server's answers replace what is shown.
+ */
+export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatTimeHeartbeat {
+  const queryClient = useQueryClient();
+  const query = { moduleId };
+  const key = seatTimeKey(studentId, query);
+  const seatTime = useSeatTime(studentId, query, moduleId > 0);
+  const status = seatTime.data;
+  const required = status?.required === true;
+  const heartbeatSeconds = status?.heartbeatSeconds ?? 30;
+  const moduleRemaining = status?.module?.remainingSeconds ?? 0;
+
+  const lastActivity = useRef(Date.now());
+  const answeredAt = useRef(Date.now());
+  const [now, setNow] = useState(() => Date.now());
+
+  // Activity: anything the student does on the page, or a video playing.
+  useEffect(() => {
+    if (!required) return;
+    const markActive = () => {
+      lastActivity.current = Date.now();
+    };
+    for (const name of ACTIVITY_EVENTS) window.addEventListener(name, markActive, { passive: true, capture: true });
+    for (const name of MEDIA_EVENTS) document.addEventListener(name, markActive, true);
+    return () => {
+      for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, markActive, { capture: true });
+      for (const name of MEDIA_EVENTS) document.removeEventListener(name, markActive, true);
+    };
+  }, [required]);
+
+  // Heartbeats: one at once (it starts the clock), then every heartbeatSeconds while active, and
+  // sooner when the module's remaining time runs out, so Mark Complete opens without waiting.
+  useEffect(() => {
+    if (!required) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const isActive = () =>
+      document.visibilityState === 'visible' && Date.now() - lastActivity.current <= ACTIVE_WINDOW_MS;
+
+    async function send(): Promise<number> {
+      try {
+        const answer = await callApi(recordHeartbeat, { body: { studentId, moduleId } });
+        if (!stopped) {
+          answeredAt.current = Date.now();
+          queryClient.setQueryData(key, answer);
+        }
+        const remaining = answer.module?.remainingSeconds ?? 0;
+        return remaining > 0 ? Math.min(answer.heartbeatSeconds, remaining + 1) : answer.heartbeatSeconds;
+      } catch (error) {
+        // Signed out, unpaid, not this student, no such module: nothing more to count here.
+        if (error instanceof ApiError && [401, 402, 403, 404].includes(error.status)) stopped = true;
+        return heartbeatSeconds;
+      }
+    }
+
+    async function tick() {
+      const delay = isActive() ? await send() : heartbeatSeconds;
+      if (!stopped) timer = setTimeout(() => void tick(), delay * 1000);
+    }
+    void tick();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      // Leaving the module: the time since the last heartbeat belongs to this module.
+      if (isActive()) void callApi(recordHeartbeat, { body: { studentId, moduleId } }).catch(() => undefined);
+    };
+    // key is derived from studentId and moduleId.
+  }, [required, studentId, moduleId, heartbeatSeconds, queryClient]);
+
+  // A local countdown for display between the server's answers (the server decides).
+  useEffect(() => {
+    if (!required || moduleRemaining === 0) return;
+    const interval = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(interval);
+  }, [required, moduleRemaining]);
+
+  const counting =
+    required &&
+    !dailyCapReached(status) &&
+    document.visibilityState === 'visible' &&
+    now - lastActivity.current <= ACTIVE_WINDOW_MS;
+  const elapsed = counting ? Math.max(0, Math.floor((now - answeredAt.current) / 1000)) : 0;
+  return {
+    status,
+    displayRemainingSeconds: Math.max(0, moduleRemaining - elapsed),
+    moduleTimeRequired: required && moduleRemaining > 0,
+  };
+}
+
+/** The module page's notice: the time still required here, and the daily limit once reached. */
+export function ModuleSeatTimeNotice({ heartbeat }: { heartbeat: SeatTimeHeartbeat }) {
+  const { t, i18n } = useTranslation();
+  const { status, displayRemainingSeconds } = heartbeat;
+  if (!status?.required) return null;
+  const remaining = status.module?.remainingSeconds ?? 0;
+  const moduleHasMinimum = (status.module?.requiredSeconds ?? 0) > 0;
+  // Screen readers hear the server's count, minute by minute; the box counts down second by second.
+  const spoken =
+    remaining > 0
+      ? t('seatTime.moduleRemaining', { time: formatDuration(Math.ceil(remaining / 60) * 60, t) })
+      : moduleHasMinimum
+        ? t('seatTime.moduleDone')
+        : '';
+  return (
+    <div className="space-y-2">
+      <p className="sr-only" role="status" aria-live="polite">
+        {spoken}
+      </p>
+      {remaining > 0 && (
+        <p
+          aria-hidden="true"
+          className="rounded-md border border-blue-300 bg-blue-50 px-4 py-3 text-sm font-semibold text-blue-900"
+        >
+          {t('seatTime.moduleRemaining', { time: formatDuration(displayRemainingSeconds, t) })}
+        </p>
+      )}
+      {dailyCapReached(status) && status.dailyCapSeconds !== null && (
+        <Alert tone="info">
+          {t('seatTime.dailyCapReached', { limit: formatLimit(status.dailyCapSeconds, t, i18n.language) })}
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The notice before a quiz: the time still required in the chapter (its quiz) or the course (the
+ * final). Nothing once the time is met.
+ */
+export function SeatTimeNotice({ remainingSeconds, scope }: { remainingSeconds: number; scope: 'chapter' | 'course' }) {
+  const { t } = useTranslation();
+  if (remainingSeconds <= 0) return null;
+  const time = formatDuration(Math.ceil(remainingSeconds / 60) * 60, t);
+  return (
+    <Alert tone="info">
+      {scope === 'chapter' ? t('seatTime.chapterRemaining', { time }) : t('seatTime.courseRemaining', { time })}
+    </Alert>
+  );
+}
+
+/** On a chapter page: the time still required in the chapter before its quiz, under a timed profile. */
+export function ChapterSeatTimeNotice({ studentId, chapterId }: { studentId: number; chapterId: number }) {
+  const seatTime = useSeatTime(studentId, { chapterId });
+  const chapter = seatTime.data?.required ? seatTime.data.chapter : null;
+  if (!chapter) return null;
+  return <SeatTimeNotice scope="chapter" remainingSeconds={chapter.remainingSeconds} />;
+}
+
+/**
+ * On the quiz page, when the server refused the draw with SEAT_TIME_REQUIRED: the time still
+ * required in the chapter (or the course, for the final) instead of the quiz.
+ */
+export function QuizSeatTimeRefusal({ chapterId, remainingSeconds }: { chapterId: number; remainingSeconds: number }) {
+  const { t } = useTranslation();
+  const isFinal = chapterId === FINAL_EXAM_CHAPTER;
+  return (
+    <div className="space-y-4">
+      <SeatTimeNotice scope={isFinal ? 'course' : 'chapter'} remainingSeconds={Math.max(1, remainingSeconds)} />
+      <p className="text-slate-800">{t('seatTime.howItCounts')}</p>
+      {!isFinal && (
+        <Link to={`/content/${String(chapterId)}`} className="font-semibold text-blue-800 underline">
+          {t('course.backToChapter', { number: chapterId })}
+        </Link>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+// @vitest-environment happy-dom
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Quiz, StudentRules } from '@ts/contract';
+import '../../lib/i18n.ts';
+import { ApiError } from '../../lib/api.ts';
+import { EMPTY_REGISTRATION, isAcceptableCourtDueDate, toRegistration } from '../registration/registration-form.tsx';
+import { DeadlineNotice, QuizInstructions, rulesRefusalText } from './rules-messages.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const mounted: Root[] = [];
+
+function render(node: ReactNode): HTMLElement {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const root = createRoot(container);
+  mounted.push(root);
+  act(() => root.render(<QueryClientProvider client={client}>{node}</QueryClientProvider>));
+  return container;
+}
+
+const settle = (ms = 20) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+
+afterEach(() => {
+  for (const root of mounted.splice(0)) act(() => root.unmount());
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+const quiz = (overrides: Partial<Quiz>): Quiz => ({
+  attemptId: 1,
+  chapter: 1,
+  passMark: 7,
+  questionCount: 10,
+  attemptsAllowed: null,
+  specRules: true,
+  questions: [],
+  ...overrides,
+});
+
+describe('the quiz instruction', () => {
+  it("is the spec's sentence word for word under the spec's numbers", () => {
+    const page = render(<QuizInstructions quiz={quiz({})} />);
+    expect(page.textContent).toBe(
+      'Choose the best answer for each question below. You must answer 7 out of 10 (final: 14 out of 20) correctly to pass. You may retake this quiz as many times as necessary.',
+    );
+  });
+
+  it("states the profile's pass mark and question count, and the attempts when they are limited", () => {
+    const final = render(
+      <QuizInstructions
+        quiz={quiz({ chapter: 6, passMark: 15, questionCount: 20, attemptsAllowed: 2, specRules: false })}
+      />,
+    );
+    expect(final.textContent).toBe(
+      'Choose the best answer for each question below. You must answer 15 out of 20 correctly to pass. You have 2 attempts in all.',
+    );
+    const chapter = render(<QuizInstructions quiz={quiz({ passMark: 8, specRules: false })} />);
+    expect(chapter.textContent).toBe(
+      'Choose the best answer for each question below. You must answer 8 out of 10 correctly to pass. You may retake this quiz as many times as necessary.',
+    );
+  });
+});
+
+describe("the rules' refusals", () => {
+  function Refusal({ error, final = false }: { error: unknown; final?: boolean }) {
+    const { t } = useTranslation();
+    return <p>{rulesRefusalText(error, t, { final }) ?? 'none'}</p>;
+  }
+
+  it('says no attempts are left, when the next attempt opens, and that the window has ended', () => {
+    const noneLeft = new ApiError(409, 'NO_ATTEMPTS_LEFT', 'x', { attempts: 2 });
+    expect(render(<Refusal error={noneLeft} />).textContent).toBe(
+      'You have used all 2 attempts allowed for this exam. Please contact the school.',
+    );
+    const wait = new ApiError(409, 'ATTEMPT_WAIT', 'x', { opens_at: '2027-01-23T18:00:00Z' });
+    const waitText = render(<Refusal error={wait} final />).textContent ?? '';
+    expect(waitText).toMatch(/^You can take the final exam again from Jan 2[23], 2027, \d{1,2}:00\s?[AP]M\.$/);
+    const closed = new ApiError(403, 'COMPLETION_WINDOW_CLOSED', 'x', { ended_on: '2027-01-30' });
+    expect(render(<Refusal error={closed} />).textContent).toBe(
+      'The time allowed to complete this course ended on January 30, 2027. Please contact the school.',
+    );
+    expect(render(<Refusal error={new ApiError(409, 'MODULES_INCOMPLETE', 'x')} />).textContent).toBe('none');
+  });
+});
+
+describe('the deadline notice on the home page', () => {
+  const rules = (overrides: Partial<StudentRules>): StudentRules => ({
+    profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
+    seatTime: {
+      minutesPerModule: 12,
+      minutesPerChapter: 50,
+      minutesBeforeFinal: 240,
+      idleCutoffMinutes: 15,
+      dailyCapMinutes: null,
+    },
+    identityChecks: { enabled: true, answerSeconds: 90 },
+    quizzes: {
+      chapter: { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 },
+      final: { questions: 20, passMark: 15, attempts: 2, waitMinutes: 1440 },
+    },
+    deadline: '2027-01-30',
+    deadlineWarning: false,
+    closedOn: null,
+    ...overrides,
+  });
+
+  function answerRules(body: StudentRules) {
+    const fetchMock = vi.fn((_url: string) =>
+      Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+
+  it('warns from the warning days on, and says nothing before', async () => {
+    const fetchMock = answerRules(rules({ deadlineWarning: true }));
+    const page = render(<DeadlineNotice studentId={8} />);
+    await settle();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/students/8/rules');
+    expect(page.querySelector('[role=status]')?.textContent).toBe('Please finish the course by January 30, 2027.');
+
+    answerRules(rules({}));
+    const early = render(<DeadlineNotice studentId={9} />);
+    await settle();
+    expect(early.textContent).toBe('');
+  });
+
+  it('says the time has ended once the window is closed', async () => {
+    answerRules(rules({ deadlineWarning: true, closedOn: '2027-01-30' }));
+    const page = render(<DeadlineNotice studentId={8} />);
+    await settle();
+    expect(page.querySelector('[role=alert]')?.textContent).toBe(
+      'The time allowed to complete this course ended on January 30, 2027. Please contact the school.',
+    );
+  });
+
+  it('asks nothing without a student', async () => {
+    const fetchMock = answerRules(rules({ deadlineWarning: true }));
+    const page = render(<DeadlineNotice studentId={null} />);
+    await settle();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(page.textContent).toBe('');
+  });
+});
+
+describe('the court due date on the registration form', () => {
+  it('is sent only when given', () => {
+    const filled = { ...EMPTY_REGISTRATION, court: '7' };
+    expect(toRegistration(filled)).not.toHaveProperty('court_due_date');
+    expect(toRegistration({ ...filled, court_due_date: '01/05/2027' })).toMatchObject({
+      court: 7,
+      court_due_date: '01/05/2027',
+    });
+  });
+
+  it('accepts empty, or a real date from today on', () => {
+    const today = new Date(2026, 11, 1);
+    expect(isAcceptableCourtDueDate('', today)).toBe(true);
+    expect(isAcceptableCourtDueDate('12/01/2026', today)).toBe(true);
+    expect(isAcceptableCourtDueDate('11/30/2026', today)).toBe(false);
+    expect(isAcceptableCourtDueDate('02/30/2027', today)).toBe(false);
+    expect(isAcceptableCourtDueDate('01/05/202', today)).toBe(false);
+  });
+});
