@@ -5,7 +5,8 @@ export const E2E_ADMIN = { username: 'e2e-admin', email: 'e2e-admin@school.examp
 
 /**
  * End-to-end tests drive the system Chromium (no browser download works here) against the real
- * server on a fresh embedded database, started the way `npm start` starts it.
+ * server on a fresh embedded database, started the way `npm start` starts it, on a copy of the
+ * content with one court under a profile of minutes (e2e/support/server.ts, decision 013).
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -36,7 +37,7 @@ export default defineConfig({
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'rm -rf .tmp/e2e-data && npx tsx server/src/main.ts',
+    command: 'rm -rf .tmp/e2e-data && npx tsx e2e/support/server.ts',
     url: `http://localhost:${String(PORT)}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

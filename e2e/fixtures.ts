@@ -57,8 +57,11 @@ export async function registerStudent(
 }
 
 /** A registered student whom the first super_admin has marked as paid (spec 4), through the API. */
-export async function registerPaidStudent(request: APIRequestContext): Promise<TestStudent> {
-  const student = await registerStudent(request);
+export async function registerPaidStudent(
+  request: APIRequestContext,
+  overrides: Partial<Omit<TestStudent, 'id'>> = {},
+): Promise<TestStudent> {
+  const student = await registerStudent(request, overrides);
   const login = await request.post('/api/login/admin', {
     data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password },
   });

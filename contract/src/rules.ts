@@ -110,6 +110,8 @@ export const StudentRulesSchema = z.object({
   deadlineWarning: z.boolean(),
   /** The completion window's last day once it has ended (course calls then answer 403 COMPLETION_WINDOW_CLOSED), else null. */
   closedOn: z.string().nullable(),
+  /** Who the certificate goes to (the score page says so). */
+  certificateRouting: RulesProfileSchema.shape.certificate.shape.routing,
 });
 export type StudentRules = z.infer<typeof StudentRulesSchema>;
 

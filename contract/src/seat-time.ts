@@ -33,8 +33,11 @@ export const SeatTimeStatusSchema = z.object({
   dailyCapSeconds: z.number().int().positive().nullable(),
   /** How often the page should send a heartbeat while the student is active. */
   heartbeatSeconds: z.number().int().positive(),
-  /** An identity check waiting for the student's answer (filled by the identity checks), or null. */
-  identityCheck: z.unknown().nullable(),
+  /**
+   * true when an identity check waits for the student's answer or is due (or the course is
+   * locked): the page asks for the check at once instead of waiting for its next poll.
+   */
+  identityCheckDue: z.boolean(),
 });
 export type SeatTimeStatus = z.infer<typeof SeatTimeStatusSchema>;
 

@@ -337,6 +337,18 @@ export async function assertNoIdentityHold(
 }
 
 /**
+ * Does an identity check hold the course now: one waiting for its answer, one due, or a lock?
+ * The heartbeat answer carries it so the page asks at once. false under a profile without checks.
+ */
+export async function hasIdentityHold(db: Db, clock: Clock, studentId: number): Promise<boolean> {
+  const rules = (await getStudentProfile(db, studentId)).rules.identityChecks;
+  if (!rules.enabled) return false;
+  const state = await db.transaction(async (tx) => settleChecks(tx as unknown as Db, clock.now(), studentId, rules));
+  if (state.lock || state.open) return true;
+  return (await isRandomCheckDue(db, studentId, rules, state)).due;
+}
+
+/**
  * The student's open check and lock (GET identity-check). A check due now is asked here, so the
  * page that polls this (or that was refused with 409) shows it. Under a profile without identity
  * checks both are null.

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminStudent, IdentityCheckState, OpenIdentityCheck, Quiz } from '@ts/contract';
+import type { AdminStudent, IdentityCheckState, OpenIdentityCheck, Quiz, SeatTimeStatus } from '@ts/contract';
 import {
   auditLog,
   chapterCompletions,
@@ -211,6 +211,28 @@ describe('identity checks and course locks', () => {
     expect(answered).toEqual({ outcome: 'passed', next: { check: null, locked: null } });
     expect((await courseAction(student)).statusCode).toBe(200);
     expect(await getCheck(student)).toEqual({ check: null, locked: null });
+  });
+
+  it('says in the heartbeat answer when a check is due, so the module page asks at once', async () => {
+    const student = await learner();
+    const beat = async () => {
+      const response = await student.client.post('/api/students/heartbeat', {
+        studentId: student.id,
+        moduleId: chapter1[0],
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<SeatTimeStatus>().identityCheckDue;
+    };
+    await credit(student, (await nextPoint(student)) - 1);
+    expect(await beat()).toBe(false);
+    t.clock.advance(SECOND);
+    expect(await beat()).toBe(true);
+    const seatTime = await student.client.get(`/api/students/${String(student.id)}/seat-time`);
+    expect(seatTime.json<SeatTimeStatus>().identityCheckDue).toBe(true);
+
+    const check = await openCheck(student);
+    await answer(student, check, rightAnswer(student, check));
+    expect(await beat()).toBe(false);
   });
 
   it.each([

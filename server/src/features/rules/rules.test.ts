@@ -79,6 +79,7 @@ describe('course rules per profile (decision 012)', () => {
         deadline: null,
         deadlineWarning: false,
         closedOn: null,
+        certificateRouting: 'student_and_court',
       });
     });
 
@@ -239,6 +240,8 @@ describe('course rules per profile (decision 012)', () => {
         retainUntil: '2031-11-22',
       });
       expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('6-hour course, 4 hours a day (v1)');
+      // The score page tells the student where the certificate goes.
+      expect(await rulesOf(student)).toMatchObject({ certificateRouting: 'held_for_state_report' });
       const deliveries = await t.db
         .select({ recipient: certificateDeliveries.recipient })
         .from(certificateDeliveries)

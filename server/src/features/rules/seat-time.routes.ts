@@ -3,20 +3,27 @@ import { getSeatTime, recordHeartbeat } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
+import { hasIdentityHold } from './identity-checks.service.ts';
 import * as seatTime from './seat-time.service.ts';
 
 export function registerSeatTimeRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, recordHeartbeat, PAID_STUDENT, async ({ body, auth }) => {
     assertOwnRecord(auth, body.studentId);
-    return seatTime.recordHeartbeat(db, { clock, config }, { studentId: auth.studentId, moduleId: body.moduleId });
+    const status = await seatTime.recordHeartbeat(
+      db,
+      { clock, config },
+      { studentId: auth.studentId, moduleId: body.moduleId },
+    );
+    return { ...status, identityCheckDue: await hasIdentityHold(db, clock, auth.studentId) };
   });
 
   serve(app, getSeatTime, PAID_STUDENT, async ({ params, query, auth }) => {
     assertOwnRecord(auth, params.id);
-    return seatTime.getSeatTimeStatus(
+    const status = await seatTime.getSeatTimeStatus(
       db,
       { clock, config },
       { studentId: auth.studentId, moduleId: query.moduleId, chapterId: query.chapterId },
     );
+    return { ...status, identityCheckDue: await hasIdentityHold(db, clock, auth.studentId) };
   });
 }

@@ -92,8 +92,8 @@ function buildStatus(
     todayCountedSeconds: totals.today,
     dailyCapSeconds: rules.dailyCapMinutes === null ? null : rules.dailyCapMinutes * 60,
     heartbeatSeconds: HEARTBEAT_SECONDS,
-    // Filled by the identity checks (decision 012) when one waits for the student's answer.
-    identityCheck: null,
+    // The routes fill this from the identity checks (decision 012), which depend on this file.
+    identityCheckDue: false,
   };
 }
 

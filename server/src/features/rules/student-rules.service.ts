@@ -46,5 +46,6 @@ export async function getStudentRules(
     deadline: completion.deadline,
     deadlineWarning: completion.deadlineWarning,
     closedOn: completion.closed ? completion.windowEnds : null,
+    certificateRouting: rules.certificate.routing,
   };
 }

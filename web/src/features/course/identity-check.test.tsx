@@ -32,6 +32,7 @@ function rules(enabled: boolean): StudentRules {
     deadline: null,
     deadlineWarning: false,
     closedOn: null,
+    certificateRouting: 'student_and_court',
   };
 }
 

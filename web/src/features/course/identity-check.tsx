@@ -42,15 +42,18 @@ export function identityHoldText(error: unknown, t: TFunction): string | null {
 }
 
 /**
- * For course pages: given an error, opens the identity dialog when the error is an identity
- * refusal (by fetching the check, which the server then asks) and says whether it was one.
+ * Asks the server for the student's identity check, which it then asks if one is due: the dialog
+ * opens with the answer. With `unlessShown`, nothing is asked while a question or a lock is
+ * already on screen (a heartbeat says a check is due every time until it is answered).
  */
-export function useIdentityHold(): (error: unknown) => boolean {
+function useAskIdentityCheck(): (options?: { unlessShown?: boolean }) => void {
   const queryClient = useQueryClient();
   const studentId = useStoredUser()?.id ?? 0;
   return useCallback(
-    (error: unknown) => {
-      if (!isIdentityHold(error) || studentId === 0) return false;
+    (options = {}) => {
+      if (studentId === 0) return;
+      const shown = queryClient.getQueryData<IdentityCheckState>(identityKey(studentId));
+      if (options.unlessShown && (shown?.check || shown?.locked)) return;
       void queryClient
         .fetchQuery({
           queryKey: identityKey(studentId),
@@ -58,9 +61,30 @@ export function useIdentityHold(): (error: unknown) => boolean {
           staleTime: 0,
         })
         .catch(() => undefined);
-      return true;
     },
     [queryClient, studentId],
+  );
+}
+
+/** For the module page's heartbeat: when the server says a check is due, the dialog asks it now. */
+export function useIdentityCheckDue(): () => void {
+  const ask = useAskIdentityCheck();
+  return useCallback(() => ask({ unlessShown: true }), [ask]);
+}
+
+/**
+ * For course pages: given an error, opens the identity dialog when the error is an identity
+ * refusal (by fetching the check, which the server then asks) and says whether it was one.
+ */
+export function useIdentityHold(): (error: unknown) => boolean {
+  const ask = useAskIdentityCheck();
+  return useCallback(
+    (error: unknown) => {
+      if (!isIdentityHold(error)) return false;
+      ask();
+      return true;
+    },
+    [ask],
   );
 }
 

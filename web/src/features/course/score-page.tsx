@@ -1,15 +1,27 @@
 import { Link, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { QuizResultSchema } from '@ts/contract';
+import { QuizResultSchema, type StudentRules } from '@ts/contract';
 import { buttonClass } from '../../components/button.tsx';
 import { usePublicConfig } from '../../lib/queries.ts';
+import { useStudentRules } from '../rules/rules-messages.tsx';
 import { nextChapterHref } from './chapter-steps.ts';
+import { useStudentId } from './course-queries.ts';
+
+const FINAL_PASSED: Record<StudentRules['certificateRouting'], string> = {
+  student_and_court: 'score.finalPassed',
+  student_only: 'score.finalPassedStudentOnly',
+  held_for_state_report: 'score.finalPassedStateReport',
+};
 
 /** Spec 2 /score: the result the server gave, passed in navigation state; without it, home. */
 export function ScorePage() {
   const { t } = useTranslation();
   const location = useLocation();
   const config = usePublicConfig();
+  const studentId = useStudentId();
+  const rules = useStudentRules(studentId > 0 ? studentId : null);
+  // The spec's words unless the student's profile sends the certificate elsewhere (decision 012).
+  const routing = rules.data?.certificateRouting ?? 'student_and_court';
   const parsed = QuizResultSchema.safeParse((location.state as { result?: unknown } | null)?.result);
   if (!parsed.success) return <Navigate to="/" replace />;
   const result = parsed.data;
@@ -21,7 +33,7 @@ export function ScorePage() {
         <h1 className="text-2xl font-bold">{passed ? t('score.passed') : t('score.failed')}</h1>
         <p className="mt-1 text-lg">{t('score.score', { score: result.score, total: result.total })}</p>
         {result.isFinal && passed && (
-          <p className="mt-3">{t('score.finalPassed', { email: config.data?.supportEmail ?? '' })}</p>
+          <p className="mt-3">{t(FINAL_PASSED[routing], { email: config.data?.supportEmail ?? '' })}</p>
         )}
       </div>
       <div className="flex flex-wrap gap-3">

@@ -24,7 +24,7 @@ const NOT_REQUIRED: SeatTimeStatus = {
   todayCountedSeconds: 0,
   dailyCapSeconds: null,
   heartbeatSeconds: 30,
-  identityCheck: null,
+  identityCheckDue: false,
 };
 
 function timed(overrides: Partial<SeatTimeStatus> = {}): SeatTimeStatus {
@@ -36,7 +36,7 @@ function timed(overrides: Partial<SeatTimeStatus> = {}): SeatTimeStatus {
     todayCountedSeconds: 270,
     dailyCapSeconds: null,
     heartbeatSeconds: 30,
-    identityCheck: null,
+    identityCheckDue: false,
     ...overrides,
   };
 }

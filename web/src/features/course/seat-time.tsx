@@ -12,6 +12,7 @@ import {
 } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { useIdentityCheckDue } from './identity-check.tsx';
 
 /**
  * Seat time on the course pages (issue 8, decision 012). The server counts the time from
@@ -92,6 +93,7 @@ export interface SeatTimeHeartbeat {
  */
 export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatTimeHeartbeat {
   const queryClient = useQueryClient();
+  const identityCheckDue = useIdentityCheckDue();
   const query = { moduleId };
   const key = seatTimeKey(studentId, query);
   const seatTime = useSeatTime(studentId, query, moduleId > 0);
@@ -133,6 +135,7 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
         if (!stopped) {
           answeredAt.current = Date.now();
           queryClient.setQueryData(key, answer);
+          if (answer.identityCheckDue) identityCheckDue();
         }
         const remaining = answer.module?.remainingSeconds ?? 0;
         return remaining > 0 ? Math.min(answer.heartbeatSeconds, remaining + 1) : answer.heartbeatSeconds;
@@ -155,7 +158,7 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
       if (isActive()) void callApi(recordHeartbeat, { body: { studentId, moduleId } }).catch(() => undefined);
     };
     // key is derived from studentId and moduleId.
-  }, [required, studentId, moduleId, heartbeatSeconds, queryClient]);
+  }, [required, studentId, moduleId, heartbeatSeconds, queryClient, identityCheckDue]);
 
   // A local countdown for display between the server's answers (the server decides).
   useEffect(() => {

@@ -107,6 +107,7 @@ describe('the deadline notice on the home page', () => {
     deadline: '2027-01-30',
     deadlineWarning: false,
     closedOn: null,
+    certificateRouting: 'student_and_court',
     ...overrides,
   });
 

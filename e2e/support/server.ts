@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CONTENT_DIR } from '../../server/src/db/content-files.ts';
+import { startServer } from '../../server/src/server.ts';
+import { E2E_MINUTES_PER_MODULE, E2E_TIMED_COURT } from './timed-court.ts';
+
+/**
+ * The end-to-end server: `npm start`'s server on a copy of the reviewed content with one court
+ * added, whose rules profile asks for minutes, not hours, of seat time and an identity check
+ * within the first minute and a half. A browser can then go through a timed module and an
+ * identity prompt in real time (decision 013). The reviewed files themselves stay as they are.
+ */
+
+const contentDir = path.resolve('.tmp/e2e-content');
+fs.rmSync(contentDir, { recursive: true, force: true });
+fs.cpSync(CONTENT_DIR, contentDir, { recursive: true });
+
+const defaultProfile = JSON.parse(fs.readFileSync(path.join(contentDir, 'rules/default.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
+const timedProfile = {
+  ...defaultProfile,
+  $comment: 'For the end-to-end tests only: two minutes per module, an identity check about every minute.',
+  id: 'e2e-timed',
+  name: { en: 'End-to-end timed course', es: 'Curso cronometrado de prueba' },
+  description: {
+    en: 'Two minutes per module, identity checks.',
+    es: 'Dos minutos por módulo, verificación de identidad.',
+  },
+  seatTime: {
+    minutesPerModule: E2E_MINUTES_PER_MODULE,
+    minutesPerChapter: 0,
+    minutesBeforeFinal: 0,
+    idleCutoffMinutes: 15,
+    dailyCapMinutes: null,
+  },
+  identityChecks: {
+    enabled: true,
+    everyMinutes: 1,
+    answerSeconds: 90,
+    beforeFinal: false,
+    sources: ['dob', 'zip', 'dl_last4'],
+    retries: 1,
+    missesBeforeLock: 2,
+    lockHours: 24,
+    locksBeforeAdminUnlock: 2,
+  },
+};
+fs.writeFileSync(path.join(contentDir, 'rules/e2e-timed.json'), JSON.stringify(timedProfile, null, 2));
+
+const courtsFile = path.join(contentDir, 'courts.json');
+const courts = JSON.parse(fs.readFileSync(courtsFile, 'utf8')) as { counties: unknown[] };
+courts.counties.push({
+  state: 'FL',
+  name: 'E2E Test County',
+  courts: [{ name: E2E_TIMED_COURT, email: 'e2e.clerk@courts.example', rulesProfile: 'e2e-timed' }],
+});
+fs.writeFileSync(courtsFile, JSON.stringify(courts, null, 2));
+
+startServer({ contentDir });
