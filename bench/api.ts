@@ -7,17 +7,60 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { and, asc, eq } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
+import { counties, courts, modules, students } from '../server/src/db/schema.ts';
 import { systemClock } from '../server/src/platform/clock.ts';
 import { createMailer } from '../server/src/platform/mail/mailer.ts';
 import { createPaymentProvider } from '../server/src/platform/payments/index.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 100;
+
+type Client = { setHeaders(headers: Record<string, string>): void; setBody(body: string): void };
+
+interface Scenario {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** Per connection (one student each): its own cookie and body. */
+  setupClient?: (client: Client) => void;
+}
+
+/** Registers a student through the API and signs them in; returns the student id and session cookie. */
+async function registerAndSignIn(base: string, tag: string, court: number) {
+  const dlNumber = `B${tag}`;
+  const registration = await fetch(`${base}/api/register/student`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      first_name: 'Bench',
+      last_name: 'Runner',
+      email: `bench${tag}@example.com`,
+      dl_number: dlNumber,
+      dob: '01/02/1990',
+      address: '1 Loop Road',
+      city: 'Fresno',
+      state: 'CA',
+      zip: '93721',
+      court,
+    }),
+  });
+  if (registration.status !== 201) throw new Error(`registration failed: ${String(registration.status)}`);
+  const { studentId } = (await registration.json()) as { studentId: number };
+  const login = await fetch(`${base}/api/login/student`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ last_name: 'Runner', dl_number: dlNumber }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { studentId, cookie };
+}
 
 async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
@@ -36,35 +79,46 @@ async function main(): Promise<void> {
 
   // One registered student with a session, for the signed-in scenario.
   const suffix = String(Date.now());
-  const registration = await fetch(`${base}/api/register/student`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      first_name: 'Bench',
-      last_name: 'Runner',
-      email: `bench${suffix}@example.com`,
-      dl_number: `B${suffix}`,
-      dob: '01/02/1990',
-      address: '1 Loop Road',
-      city: 'Fresno',
-      state: 'CA',
-      zip: '93721',
-      court: 1,
-    }),
-  });
-  if (registration.status !== 201) throw new Error(`registration failed: ${String(registration.status)}`);
-  const login = await fetch(`${base}/api/login/student`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ last_name: 'Runner', dl_number: `B${suffix}` }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { cookie } = await registerAndSignIn(base, suffix, 1);
 
-  const scenarios: { name: string; path: string; headers?: Record<string, string> }[] = [
+  // Heartbeats: one paid student per connection, under the 4-hour profile of a Florida court,
+  // each on the first module of chapter 1 (the page sends one every 30 s while a student is active).
+  const [timedCourt] = await database.db
+    .select({ id: courts.id })
+    .from(courts)
+    .innerJoin(counties, eq(courts.countyId, counties.id))
+    .where(and(eq(counties.state, 'FL'), eq(courts.rulesProfileId, 'four-hour-identity')))
+    .limit(1);
+  const [firstModule] = await database.db
+    .select({ id: modules.id })
+    .from(modules)
+    .where(eq(modules.chapterId, 1))
+    .orderBy(asc(modules.position))
+    .limit(1);
+  if (!timedCourt || !firstModule) throw new Error('no timed court or module in the content');
+  const learners: { studentId: number; cookie: string }[] = [];
+  for (let n = 0; n < CONNECTIONS; n++) {
+    const learner = await registerAndSignIn(base, `${suffix}h${String(n)}`, timedCourt.id);
+    await database.db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, learner.studentId));
+    learners.push(learner);
+  }
+  let nextLearner = 0;
+
+  const scenarios: Scenario[] = [
     { name: 'GET /api/health (one database round trip)', path: '/api/health' },
     { name: 'GET /api/public/courts (public list)', path: '/api/public/courts' },
     { name: 'GET /api/health with a session cookie (+ session lookup)', path: '/api/health', headers: { cookie } },
     { name: 'GET /api/me (session lookup + user)', path: '/api/me', headers: { cookie } },
+    {
+      name: 'POST /api/students/heartbeat (4-hour profile, one student per connection)',
+      path: '/api/students/heartbeat',
+      method: 'POST',
+      setupClient: (client) => {
+        const learner = learners[nextLearner++ % learners.length]!;
+        client.setHeaders({ cookie: learner.cookie, 'content-type': 'application/json' });
+        client.setBody(JSON.stringify({ studentId: learner.studentId, moduleId: firstModule.id }));
+      },
+    },
   ];
   console.log(`database: ${database.kind}, ${String(CONNECTIONS)} connections, ${String(DURATION_SECONDS)} s each\n`);
   for (const scenario of scenarios) {
@@ -72,7 +126,9 @@ async function main(): Promise<void> {
       url: `${base}${scenario.path}`,
       connections: CONNECTIONS,
       duration: DURATION_SECONDS,
+      method: scenario.method ?? 'GET',
       headers: scenario.headers ?? {},
+      ...(scenario.setupClient ? { setupClient: scenario.setupClient } : {}),
     });
     const errors = result.errors + result.non2xx;
     console.log(
