@@ -3,6 +3,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   registerPaidStudent,
+  signInAsAdmin,
   signInAsStudent,
   test,
   type TestStudent,
@@ -55,6 +56,8 @@ async function answerIdentityCheck(page: Page, dialog: Locator, student: TestStu
 test('a student under a timed profile waits for the module time and answers an identity check on the way', async ({
   page,
   request,
+  browser,
+  baseURL,
 }) => {
   // Real time: two counted minutes, heartbeats every 30 seconds, identity checks on the way.
   test.setTimeout(300_000);
@@ -107,4 +110,19 @@ test('a student under a timed profile waits for the module time and answers an i
   }
   await expect(continueButton).toBeVisible();
   await expect(page.getByText(/Time still required/)).toHaveCount(0);
+
+  // Staff see the profile, the time counted and every identity question with its result.
+  const staffContext = await browser.newContext({ baseURL });
+  const staff = await staffContext.newPage();
+  await signInAsAdmin(staff);
+  await expect(staff).toHaveURL(/\/admin$/);
+  await staff.goto(`/admin/students/${String(student.id)}`);
+  await expect(staff.getByText('End-to-end timed course (version 1)')).toBeVisible();
+  const studyTime = staff.getByRole('region', { name: 'Study time' });
+  await expect(studyTime.getByRole('row', { name: /^Chapter 1 [2-9] min/ })).toBeVisible();
+  const checks = staff.getByRole('region', { name: 'Identity checks' });
+  await expect(checks.getByRole('cell', { name: 'Wrong', exact: true })).toHaveCount(1);
+  await expect(checks.getByRole('cell', { name: 'Passed', exact: true })).toHaveCount(checksAnswered);
+  await expectNoSeriousA11yViolations(staff);
+  await staffContext.close();
 });

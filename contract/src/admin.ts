@@ -65,6 +65,27 @@ export const AdminStudentSchema = z.object({
   ),
   /** Identity checks asked and the course lock (decision 012); the server always fills it. */
   identity: AdminIdentitySchema.optional(),
+  /**
+   * The study time the server counted (decision 012), per chapter and in all, against the
+   * profile's minimums; null when the profile asks for none and nothing was counted.
+   */
+  seat_time: z
+    .object({
+      chapters: z.array(
+        z.object({
+          chapter_id: z.number().int(),
+          counted_seconds: z.number().int(),
+          required_seconds: z.number().int(),
+        }),
+      ),
+      counted_seconds: z.number().int(),
+      /** The minimum before the final exam (0 when the profile has none). */
+      required_seconds: z.number().int(),
+      first_activity_at: z.string().nullable(),
+      last_activity_at: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 

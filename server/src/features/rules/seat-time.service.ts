@@ -1,8 +1,14 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
-import { type RulesProfile, SEAT_TIME_REQUIRED, type SeatTimeStatus } from '@ts/contract';
+import { asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  type AdminStudent,
+  FINAL_EXAM_CHAPTER,
+  type RulesProfile,
+  SEAT_TIME_REQUIRED,
+  type SeatTimeStatus,
+} from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { modules, seatTimeLedger, students } from '../../db/schema.ts';
+import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/progress.service.ts';
@@ -210,4 +216,48 @@ export async function assertSeatTimeMet(db: Db, studentId: number, scope: SeatTi
     `Please spend at least ${String(remainingMinutes)} more ${remainingMinutes === 1 ? 'minute' : 'minutes'} ${WHERE_TEXT[scope.kind]}.`,
     { scope: scope.kind, requiredSeconds, countedSeconds, remainingSeconds },
   );
+}
+
+/**
+ * For the admin's student detail: the time counted per chapter and in all, against the
+ * profile's minimums, with the first and last moment counted. null under a profile without
+ * minimums when nothing was counted (every student of the default profile).
+ */
+export async function getAdminSeatTime(db: Db, studentId: number): Promise<AdminStudent['seat_time']> {
+  const { seatTime } = (await getStudentProfile(db, studentId)).rules;
+  const rows = await db
+    .select({
+      chapterId: chapters.id,
+      counted: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number),
+      first: sql<Date | null>`min(${seatTimeLedger.heartbeatAt})`.mapWith((value: string | Date | null) =>
+        value === null ? null : new Date(value),
+      ),
+      last: sql<Date | null>`max(${seatTimeLedger.heartbeatAt})`.mapWith((value: string | Date | null) =>
+        value === null ? null : new Date(value),
+      ),
+    })
+    .from(chapters)
+    .leftJoin(
+      seatTimeLedger,
+      sql`${seatTimeLedger.chapterId} = ${chapters.id} and ${seatTimeLedger.studentId} = ${studentId}`,
+    )
+    // The final exam has a chapter row but no modules: no time is studied there.
+    .where(ne(chapters.id, FINAL_EXAM_CHAPTER))
+    .groupBy(chapters.id)
+    .orderBy(asc(chapters.id));
+  const counted = rows.reduce((sum, row) => sum + row.counted, 0);
+  if (!requiresSeatTime(seatTime) && counted === 0) return null;
+  const moments = rows.flatMap((row) => [row.first, row.last]).filter((moment): moment is Date => moment !== null);
+  const times = moments.map((moment) => moment.getTime());
+  return {
+    chapters: rows.map((row) => ({
+      chapter_id: row.chapterId,
+      counted_seconds: row.counted,
+      required_seconds: seatTime.minutesPerChapter * 60,
+    })),
+    counted_seconds: counted,
+    required_seconds: seatTime.minutesBeforeFinal * 60,
+    first_activity_at: times.length ? new Date(Math.min(...times)).toISOString() : null,
+    last_activity_at: times.length ? new Date(Math.max(...times)).toISOString() : null,
+  };
 }

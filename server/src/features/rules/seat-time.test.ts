@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IdentityCheckState, SeatTimeStatus } from '@ts/contract';
+import type { AdminStudent, IdentityCheckState, SeatTimeStatus } from '@ts/contract';
 import { seatTimeLedger } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
-import { createCourt, createStudent, markStudentPaid } from '../../testing/factories.ts';
-import { signInStudent } from '../../testing/sign-in.ts';
+import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 import { creditForGap } from './seat-time.service.ts';
 
 const SECOND = 1000;
@@ -345,6 +345,38 @@ describe('seat time', () => {
       expect(creditForGap(start, new Date('2026-12-01T16:15:00.900Z'), 15)).toBe(900);
       expect(creditForGap(start, new Date('2026-12-01T16:15:01.900Z'), 15)).toBe(0);
       expect(creditForGap(start, new Date('2026-12-01T15:59:00Z'), 15)).toBe(0);
+    });
+  });
+
+  describe('for staff', () => {
+    async function detailAsAdmin(studentId: number): Promise<AdminStudent> {
+      const admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+      const response = await admin.get(`/api/admin/students/${String(studentId)}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<AdminStudent>();
+    }
+
+    it("shows an admin the time counted per chapter and in all, against the profile's minimums", async () => {
+      const student = await learner('four-hour-identity');
+      const start = t.clock.now();
+      await study(student, moduleOf(0), 5 * MINUTE);
+      await study(student, moduleOf(1), 2 * MINUTE);
+      const { seat_time: seatTime } = await detailAsAdmin(student.id);
+      expect(seatTime?.chapters.map((chapter) => chapter.chapter_id)).toEqual([1, 2, 3, 4]);
+      expect(seatTime?.chapters[0]).toEqual({ chapter_id: 1, counted_seconds: 7 * 60, required_seconds: 50 * 60 });
+      expect(seatTime?.chapters[1]).toEqual({ chapter_id: 2, counted_seconds: 0, required_seconds: 50 * 60 });
+      expect(seatTime).toMatchObject({
+        counted_seconds: 7 * 60,
+        required_seconds: 240 * 60,
+        first_activity_at: start.toISOString(),
+        last_activity_at: t.clock.now().toISOString(),
+      });
+    });
+
+    it('shows no study time for a student of the default profile', async () => {
+      const student = await learner('default');
+      await study(student, moduleOf(0), 2 * MINUTE);
+      expect((await detailAsAdmin(student.id)).seat_time).toBeNull();
     });
   });
 

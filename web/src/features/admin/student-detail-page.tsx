@@ -18,6 +18,7 @@ import { ApiError, callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
+import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -279,6 +280,8 @@ export function StudentDetailPage() {
       </section>
 
       <AttemptsSection attempts={student.attempts} />
+
+      <StudentSeatTimeSection seatTime={student.seat_time} />
 
       <StudentIdentitySection
         identity={student.identity}

@@ -1,0 +1,64 @@
+import { useTranslation } from 'react-i18next';
+import type { AdminStudent } from '@ts/contract';
+import { formatDuration } from '../course/seat-time.tsx';
+import { formatMoment } from '../rules/rules-messages.tsx';
+
+/**
+ * Issue 8: the study time the server counted for a student, per chapter and in all, against the
+ * profile's minimums, for staff answering a student or an auditor. Nothing shows for a student
+ * under a profile without minimums who has nothing counted (every default-profile student).
+ */
+export function StudentSeatTimeSection({ seatTime }: { seatTime: AdminStudent['seat_time'] }) {
+  const { t } = useTranslation();
+  if (!seatTime) return null;
+  const required = (seconds: number) => (seconds > 0 ? formatDuration(seconds, t) : t('seatTime.admin.noMinimum'));
+  return (
+    <section aria-labelledby="seat-time-heading" className="rounded-lg bg-white p-6 shadow">
+      <h2 id="seat-time-heading" className="text-lg font-semibold">
+        {t('seatTime.admin.heading')}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">{t('seatTime.admin.intro')}</p>
+      <div className="mt-2 overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <thead className="text-slate-800">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                {t('seatTime.admin.part')}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                {t('seatTime.admin.counted')}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                {t('seatTime.admin.required')}
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 text-slate-900">
+            {seatTime.chapters.map((chapter) => (
+              <tr key={chapter.chapter_id}>
+                <th scope="row" className="py-2 pr-4 font-normal">
+                  {t('seatTime.admin.chapter', { number: chapter.chapter_id })}
+                </th>
+                <td className="py-2 pr-4">{formatDuration(chapter.counted_seconds, t)}</td>
+                <td className="py-2 pr-4">{required(chapter.required_seconds)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row" className="py-2 pr-4 font-semibold">
+                {t('seatTime.admin.course')}
+              </th>
+              <td className="py-2 pr-4 font-semibold">{formatDuration(seatTime.counted_seconds, t)}</td>
+              <td className="py-2 pr-4 font-semibold">{required(seatTime.required_seconds)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      {seatTime.first_activity_at && seatTime.last_activity_at && (
+        <ul className="mt-3 space-y-1 text-sm text-slate-700">
+          <li>{t('seatTime.admin.firstActivity', { time: formatMoment(seatTime.first_activity_at) })}</li>
+          <li>{t('seatTime.admin.lastActivity', { time: formatMoment(seatTime.last_activity_at) })}</li>
+        </ul>
+      )}
+    </section>
+  );
+}
