@@ -105,6 +105,8 @@ test('a new student goes from Begin Course to a passed final exam', async ({ pag
 test('a module shows its topics and its interactive video question', async ({ page, request }) => {
   const student = await registerPaidStudent(request);
   await signInAsStudent(page, student);
+  // Signed in (home) before going on: a page opened sooner would find no session yet.
+  await expect(page).toHaveURL(/\/$/);
   await page.goto('/content/1');
   await page
     .getByRole('navigation', { name: 'Chapter 1 steps' })

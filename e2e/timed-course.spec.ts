@@ -66,6 +66,8 @@ test('a student under a timed profile waits for the module time and answers an i
   if (!court) throw new Error(`the end-to-end server has no court named ${E2E_TIMED_COURT}`);
   const student = await registerPaidStudent(request, { court: court.id, state: 'FL' });
   await signInAsStudent(page, student);
+  // Signed in (home) before going on: a page opened sooner would find no session yet.
+  await expect(page).toHaveURL(/\/$/);
   await page.goto('/content/1');
   await page.getByRole('navigation', { name: 'Chapter 1 steps' }).getByRole('link').first().click();
 
