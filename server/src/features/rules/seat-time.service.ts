@@ -22,6 +22,14 @@ import { getStudentProfile } from './rules.service.ts';
  */
 export const HEARTBEAT_SECONDS = 30;
 
+/**
+ * Heartbeats closer than this to the student's previous one are answered but not written: they
+ * could only credit a second or two, and a page (or a script) sending them in a loop would
+ * otherwise fill the ledger. The time is not lost: the next written heartbeat credits the whole
+ * gap since the last written one.
+ */
+export const MIN_HEARTBEAT_GAP_SECONDS = 5;
+
 export interface SeatTimeContext {
   clock: Clock;
   config: Config;
@@ -133,7 +141,8 @@ export async function getSeatTimeStatus(
  * A heartbeat from the module page (decision 012). Under a profile with no minimums nothing is
  * written. Otherwise, with the student's row locked (two tabs cannot count the same time twice),
  * the time since the previous heartbeat is credited when it is within the idle cut-off, and within
- * what is left of the school day's cap; the row is appended to the ledger.
+ * what is left of the school day's cap; the row is appended to the ledger (unless the previous
+ * one is under MIN_HEARTBEAT_GAP_SECONDS old).
  */
 export async function recordHeartbeat(
   db: Db,
@@ -159,8 +168,11 @@ export async function recordHeartbeat(
       .where(eq(seatTimeLedger.studentId, studentId))
       .orderBy(desc(seatTimeLedger.heartbeatAt), desc(seatTimeLedger.id))
       .limit(1);
-    let credited = creditForGap(previous?.heartbeatAt, now, seatTime.idleCutoffMinutes);
     const before = await sumLedger(txDb, { studentId, moduleId, chapterId, schoolDay });
+    if (previous && now.getTime() - previous.heartbeatAt.getTime() < MIN_HEARTBEAT_GAP_SECONDS * 1000) {
+      return buildStatus(seatTime, { moduleId, chapterId }, before);
+    }
+    let credited = creditForGap(previous?.heartbeatAt, now, seatTime.idleCutoffMinutes);
     if (seatTime.dailyCapMinutes !== null) {
       credited = Math.min(credited, Math.max(0, seatTime.dailyCapMinutes * 60 - before.today));
     }

@@ -59,14 +59,19 @@ describe('seat time', () => {
     }
   }
 
-  /** A course action, answering the identity check it may be held for first. */
+  /**
+   * A course action, answering the identity checks it may be held for first (the final can be
+   * held twice: for a check due at a random moment, then for the one before the final).
+   */
   async function withChecksAnswered(student: Learner, action: () => Promise<LightMyRequestResponse>) {
-    const first = await action();
-    if (first.statusCode !== 409 || first.json<{ error: { code: string } }>().error.code !== 'IDENTITY_CHECK_PENDING') {
-      return first;
+    for (let held = 0; ; held += 1) {
+      const response = await action();
+      const pending =
+        response.statusCode === 409 &&
+        response.json<{ error: { code: string } }>().error.code === 'IDENTITY_CHECK_PENDING';
+      if (!pending || held === 2) return response;
+      await answerIdentityChecks(student);
     }
-    await answerIdentityChecks(student);
-    return action();
   }
 
   function heartbeat(student: Learner, moduleId: number, client = student.client): Promise<LightMyRequestResponse> {
@@ -229,8 +234,23 @@ describe('seat time', () => {
       }
       const status = await seatTime(student);
       expect(status.course.countedSeconds).toBe(120);
-      const credited = (await ledgerRows(student.id)).map((row) => row.creditedSeconds).sort((a, b) => a - b);
-      expect(credited).toEqual([0, 0, 0, 0, 0, 0, 30, 30, 30, 30]);
+      // The second tab's heartbeat of each moment comes under 5 seconds after the first: not written.
+      const credited = (await ledgerRows(student.id)).map((row) => row.creditedSeconds);
+      expect(credited).toEqual([0, 30, 30, 30, 30]);
+    });
+
+    it('writes nothing for a heartbeat under 5 seconds after the last one, and credits the whole gap with the next', async () => {
+      const student = await learner('four-hour-identity');
+      await beat(student, moduleOf(0));
+      for (let second = 1; second <= 9; second += 1) {
+        t.clock.advance(SECOND);
+        const status = await beat(student, moduleOf(0));
+        expect(status.module?.countedSeconds).toBe(second < 5 ? 0 : 5);
+      }
+      // Heartbeats at 0 s and 5 s were written; 1-4 s and 6-9 s came under 5 s after a written one.
+      expect((await ledgerRows(student.id)).map((row) => row.creditedSeconds)).toEqual([0, 5]);
+      t.clock.advance(SECOND);
+      expect((await beat(student, moduleOf(0))).module?.countedSeconds).toBe(10);
     });
 
     it("refuses a chapter's quiz until the chapter's 50 minutes are counted", async () => {
