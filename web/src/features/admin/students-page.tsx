@@ -163,7 +163,7 @@ export function StudentsPage() {
                         </Link>
                       </td>
                       <td className="px-3 py-2">{student.last_name}</td>
-                      <td className="px-3 py-2 break-all">{student.email}</td>
+                      <td className="px-3 py-2 whitespace-nowrap">{student.email}</td>
                       <td className="px-3 py-2 whitespace-nowrap">{student.dl_number}</td>
                       <td className="px-3 py-2">{student.court_name}</td>
                       <td className="px-3 py-2 whitespace-nowrap">

@@ -376,7 +376,7 @@ export function UsersPage() {
                         {account.name}
                       </th>
                       <td className="py-3 pr-4">{account.username}</td>
-                      <td className="py-3 pr-4 break-all">{account.email}</td>
+                      <td className="py-3 pr-4 whitespace-nowrap">{account.email}</td>
                       <td className="py-3 pr-4">{t(`users.roles.${account.role}`)}</td>
                       <td className="py-3 pr-4">{account.court_name ?? t('users.allCourtsShort')}</td>
                       <td className="py-3 pr-4">
