@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     { name: 'GET /api/health with a session cookie (+ session lookup)', path: '/api/health', headers: { cookie } },
     { name: 'GET /api/me (session lookup + user)', path: '/api/me', headers: { cookie } },
     {
-      name: 'POST /api/students/heartbeat (4-hour profile, one student per connection)',
+      // Back to back, so after each student's first only one in 5 s is written (the flood guard).
+      name: 'POST /api/students/heartbeat back to back (4-hour profile, one student per connection)',
       path: '/api/students/heartbeat',
       method: 'POST',
       setupClient: (client) => {
