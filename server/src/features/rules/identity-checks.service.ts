@@ -340,8 +340,13 @@ export async function assertNoIdentityHold(
  * Does an identity check hold the course now: one waiting for its answer, one due, or a lock?
  * The heartbeat answer carries it so the page asks at once. false under a profile without checks.
  */
-export async function hasIdentityHold(db: Db, clock: Clock, studentId: number): Promise<boolean> {
-  const rules = (await getStudentProfile(db, studentId)).rules.identityChecks;
+export async function hasIdentityHold(
+  db: Db,
+  clock: Clock,
+  studentId: number,
+  profile: StudentProfile,
+): Promise<boolean> {
+  const rules = profile.rules.identityChecks;
   if (!rules.enabled) return false;
   const state = await db.transaction(async (tx) => settleChecks(tx as unknown as Db, clock.now(), studentId, rules));
   if (state.lock || state.open) return true;

@@ -12,7 +12,7 @@ import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts'
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/progress.service.ts';
-import { getStudentProfile } from './rules.service.ts';
+import { getStudentProfile, type StudentProfile } from './rules.service.ts';
 
 /**
  * Seat time (issue 8, decision 012). The module page sends a heartbeat about every
@@ -126,9 +126,14 @@ async function chapterOfModule(db: Db, moduleId: number): Promise<number> {
 export async function getSeatTimeStatus(
   db: Db,
   context: SeatTimeContext,
-  input: { studentId: number; moduleId?: number | undefined; chapterId?: number | undefined },
+  input: {
+    studentId: number;
+    profile: StudentProfile;
+    moduleId?: number | undefined;
+    chapterId?: number | undefined;
+  },
 ): Promise<SeatTimeStatus> {
-  const { rules } = await getStudentProfile(db, input.studentId);
+  const { rules } = input.profile;
   const moduleId = input.moduleId ?? null;
   const chapterId = moduleId === null ? (input.chapterId ?? null) : await chapterOfModule(db, moduleId);
   if (!requiresSeatTime(rules.seatTime)) return buildStatus(rules.seatTime, { moduleId, chapterId }, NOTHING_COUNTED);
@@ -147,12 +152,11 @@ export async function getSeatTimeStatus(
 export async function recordHeartbeat(
   db: Db,
   context: SeatTimeContext,
-  input: { studentId: number; moduleId: number },
+  input: { studentId: number; profile: StudentProfile; moduleId: number },
 ): Promise<SeatTimeStatus> {
   const { studentId, moduleId } = input;
   const chapterId = await chapterOfModule(db, moduleId);
-  const { rules } = await getStudentProfile(db, studentId);
-  const seatTime = rules.seatTime;
+  const seatTime = input.profile.rules.seatTime;
   if (!requiresSeatTime(seatTime)) return buildStatus(seatTime, { moduleId, chapterId }, NOTHING_COUNTED);
   // Time counts only in a chapter the student may study (chapters go in order, spec 4).
   await assertChapterOpen(db, studentId, chapterId);
