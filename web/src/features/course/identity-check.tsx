@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import {
   type OpenIdentityCheck,
 } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
+import { Dialog, DialogActions } from '../../components/dialog.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
@@ -163,10 +164,12 @@ export function IdentityCheckDialog() {
   }
 
   return (
-    <ModalDialog
+    <Dialog
       open={view !== null}
       title={view === 'locked' ? t('identity.lockedTitle') : t('identity.title')}
-      onEscape={view === 'question' ? undefined : close}
+      onClose={close}
+      // A question must be answered: Escape does not close it.
+      dismissible={view !== 'question'}
     >
       {view === 'question' && check && studentId !== null && (
         <QuestionForm
@@ -205,58 +208,8 @@ export function IdentityCheckDialog() {
           </DialogActions>
         </>
       )}
-    </ModalDialog>
+    </Dialog>
   );
-}
-
-/**
- * A modal on the native <dialog>: the page behind is inert and focus stays inside. Escape closes
- * it only when the content allows (a question must be answered).
- */
-function ModalDialog({
-  open,
-  title,
-  onEscape,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onEscape: (() => void) | undefined;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-  return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      aria-modal="true"
-      onCancel={(event) => {
-        event.preventDefault();
-        onEscape?.();
-      }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-0 shadow-xl"
-    >
-      {open && (
-        <div className="p-6">
-          <h2 id={titleId} className="text-xl font-bold text-slate-900">
-            {title}
-          </h2>
-          <div className="mt-3 space-y-3 text-slate-700">{children}</div>
-        </div>
-      )}
-    </dialog>
-  );
-}
-
-function DialogActions({ children }: { children: ReactNode }) {
-  return <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{children}</div>;
 }
 
 const QUESTIONS: Record<OpenIdentityCheck['question_key'], string> = {
