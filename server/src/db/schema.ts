@@ -63,7 +63,7 @@ export const staff = pgTable(
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['super_admin', 'admin', 'clerk'] }).notNull(),
-    /** Set for an admin limited to one court (spec 3, 6). */
+    /** Set for an admin or clerk limited to one court (spec 3, 6; decision 011). */
     courtId: integer('court_id').references(() => courts.id),
     createdAt: createdAt(),
     disabledAt: moment('disabled_at'),
@@ -74,8 +74,8 @@ export const staff = pgTable(
     uniqueIndex('staff_username_key').on(sql`lower(${t.username})`),
     uniqueIndex('staff_email_key').on(sql`lower(${t.email})`),
     check('staff_role_check', sql`${t.role} in ('super_admin', 'admin', 'clerk')`),
-    // Only an admin can be limited to one court (decision 011).
-    check('staff_court_role_check', sql`${t.courtId} is null or ${t.role} = 'admin'`),
+    // An admin or a clerk can be limited to one court, never a super_admin (decision 011).
+    check('staff_court_role_check', sql`${t.courtId} is null or ${t.role} in ('admin', 'clerk')`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "staff" DROP CONSTRAINT "staff_court_role_check";--> statement-breakpoint
+ALTER TABLE "staff" ADD CONSTRAINT "staff_court_role_check" CHECK ("staff"."court_id" is null or "staff"."role" in ('admin', 'clerk'));
