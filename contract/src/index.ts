@@ -11,6 +11,7 @@ export * from './progress.ts';
 export * from './quiz.ts';
 export * from './certificates.ts';
 export * from './admin.ts';
+export * from './staff-access.ts';
 export * from './rules.ts';
 export * from './seat-time.ts';
 export * from './identity.ts';

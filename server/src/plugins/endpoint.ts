@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Endpoint, StaffRole } from '@ts/contract';
+import { policyRoleOf, type Endpoint, type PolicyRole } from '@ts/contract';
 import { forbidden, paymentRequired, unauthenticated } from './errors.ts';
 import type { Auth } from './session.ts';
 
@@ -17,15 +17,12 @@ export type Access =
   | { kind: 'staff'; roles: readonly PolicyRole[] };
 
 /**
- * The role a staff member acts in for access decisions: an admin limited to one court is its own
- * role ('court_admin'), so a route lets court-limited admins in only when it names them
- * (decision 011). Their court scope is then enforced by the handler's policy.
+ * The role a staff member acts in for access decisions: an admin or clerk limited to one court is
+ * its own role ('court_admin', 'court_clerk'), so a route lets them in only when it names them
+ * (decision 011). Their court scope is then enforced by the handler's policy. The rule lives in
+ * the contract so the admin pages hide exactly what the server refuses.
  */
-export type PolicyRole = StaffRole | 'court_admin';
-
-export function policyRoleOf(auth: { role: StaffRole; courtId: number | null }): PolicyRole {
-  return auth.courtId === null ? auth.role : 'court_admin';
-}
+export { policyRoleOf, type PolicyRole };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const STUDENT = { kind: 'student' } as const satisfies Access;
@@ -33,10 +30,10 @@ export const STUDENT = { kind: 'student' } as const satisfies Access;
 export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
 /** Any session, student or staff; the handler's policy decides the rest (a route both use). */
 export const SIGNED_IN = { kind: 'signedIn' } as const satisfies Access;
-/** Every staff member, court-limited admins included (the handler applies their court scope). */
+/** Every staff member, court-limited ones included (the handler applies their court scope). */
 export const ANY_STAFF = {
   kind: 'staff',
-  roles: ['super_admin', 'admin', 'clerk', 'court_admin'],
+  roles: ['super_admin', 'admin', 'clerk', 'court_admin', 'court_clerk'],
 } as const satisfies Access;
 export const staffRoles = (...roles: PolicyRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
 

@@ -13,7 +13,7 @@ export function assertOwnRecord(auth: Extract<Auth, { kind: 'student' }>, studen
 
 /**
  * Who may see a student's records: the student, or staff whose scope covers the student's court
- * (an admin limited to one court sees only that court's students). Everyone else is told the
+ * (an admin or clerk limited to one court sees only that court's students). Everyone else is told the
  * record does not exist, so ids cannot be probed.
  */
 export function canSeeStudent(auth: Auth, student: { id: number; courtId: number }): boolean {

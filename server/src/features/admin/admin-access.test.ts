@@ -19,11 +19,21 @@ import { signInStaff, signInStudent, uniqueAddress } from '../../testing/sign-in
 
 /**
  * Decision 011's table, walked cell by cell: every admin route, every kind of caller, and an
- * object (student, certificate, delivery) in each of two courts. A court-limited admin must reach
- * only their own court's records; everything else follows the role column of the record.
+ * object (student, certificate, delivery) in each of two courts. A court-limited admin or clerk
+ * must reach only their own court's records; everything else follows the role column of the record.
  */
 
-const CALLERS = ['anonymous', 'student', 'clerk', 'court_admin_A', 'court_admin_B', 'admin', 'super_admin'] as const;
+const CALLERS = [
+  'anonymous',
+  'student',
+  'clerk',
+  'court_clerk_A',
+  'court_clerk_B',
+  'court_admin_A',
+  'court_admin_B',
+  'admin',
+  'super_admin',
+] as const;
 type Caller = (typeof CALLERS)[number];
 const COURTS = ['A', 'B'] as const;
 type Court = (typeof COURTS)[number];
@@ -31,7 +41,7 @@ type Court = (typeof COURTS)[number];
 interface World {
   t: TestApp;
   cookies: Record<Exclude<Caller, 'anonymous'>, string>;
-  staffIds: Record<'clerk' | 'court_admin_A' | 'court_admin_B' | 'admin' | 'super_admin', number>;
+  staffIds: Record<Exclude<Caller, 'anonymous' | 'student'>, number>;
   courtIds: Record<Court, number>;
   students: Record<Court, CreatedStudent>;
   certificateNumbers: Record<Court, string>;
@@ -61,7 +71,9 @@ interface Row {
 
 const isStaff = (caller: Caller) => caller !== 'anonymous' && caller !== 'student';
 const isFullStaff = (caller: Caller) => caller === 'clerk' || caller === 'admin' || caller === 'super_admin';
-const coversCourt = (caller: Caller, court: Court) => isFullStaff(caller) || caller === `court_admin_${court}`;
+const isClerk = (caller: Caller) => caller === 'clerk' || caller.startsWith('court_clerk_');
+const coversCourt = (caller: Caller, court: Court) =>
+  isFullStaff(caller) || caller === `court_admin_${court}` || caller === `court_clerk_${court}`;
 
 /** 401 without a session, 403 for a student, else what the staff column says. */
 function staffOnly(staff: (caller: Caller, court: Court) => Outcome) {
@@ -111,14 +123,15 @@ const ROWS: Row[] = [
     expected: scopedRecord,
   },
   {
-    // Admins lift a course lock within their court scope (a student not locked: nothing to lift).
+    // Admins lift a course lock within their court scope (a student not locked: nothing to lift);
+    // no clerk does, a court's own clerk included.
     route: 'POST /api/admin/students/:id/unlock',
     request: (world, court) => ({
       method: 'POST',
       url: `/api/admin/students/${String(world.students[court].id)}/unlock`,
     }),
     expected: staffOnly((caller, court) => {
-      if (caller === 'clerk') return { status: 403 };
+      if (isClerk(caller)) return { status: 403 };
       return { status: coversCourt(caller, court) ? 200 : 404 };
     }),
   },
@@ -179,6 +192,13 @@ const ROWS: Row[] = [
       method: 'GET',
       url: `/api/students/${String(world.students[court].id)}/certificate/all`,
     }),
+    expected: (caller, court) =>
+      caller === 'anonymous' ? { status: 401 } : { status: isStaff(caller) && coversCourt(caller, court) ? 200 : 404 },
+  },
+  {
+    // The detail page's deadline field: the student's rules, within the caller's court scope.
+    route: 'GET /api/students/:id/rules',
+    request: (world, court) => ({ method: 'GET', url: `/api/students/${String(world.students[court].id)}/rules` }),
     expected: (caller, court) =>
       caller === 'anonymous' ? { status: 401 } : { status: isStaff(caller) && coversCourt(caller, court) ? 200 : 404 },
   },
@@ -339,6 +359,8 @@ async function buildWorld(t: TestApp): Promise<World> {
 
   const members = {
     clerk: await createStaff(t.db, { role: 'clerk' }),
+    court_clerk_A: await createStaff(t.db, { role: 'clerk', courtId: courtA.id }),
+    court_clerk_B: await createStaff(t.db, { role: 'clerk', courtId: courtB.id }),
     court_admin_A: await createStaff(t.db, { role: 'admin', courtId: courtA.id }),
     court_admin_B: await createStaff(t.db, { role: 'admin', courtId: courtB.id }),
     admin: await createStaff(t.db, { role: 'admin' }),

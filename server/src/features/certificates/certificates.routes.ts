@@ -6,6 +6,7 @@ import {
   issueCertificate as issueCertificateEndpoint,
   resendCertificateDelivery,
   listCertificates,
+  RESEND_DELIVERY_ROLES,
   searchCertificateArchive,
   verifyCertificate,
 } from '@ts/contract';
@@ -90,7 +91,8 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   });
 
   // Decision 010: an admin sends a certificate email again, from the dead letter or to repeat it.
-  serve(app, resendCertificateDelivery, staffRoles('super_admin', 'admin'), async ({ params, auth }) => {
+  // The roles come from the contract, which the admin student page reads to show its Resend.
+  serve(app, resendCertificateDelivery, staffRoles(...RESEND_DELIVERY_ROLES), async ({ params, auth }) => {
     const owner = await findDeliveryOwner(db, params.id);
     if (!owner || !canSeeStudent(auth, owner)) throw notFound('No such delivery.');
     await resendDelivery(db, clock, params.id, auth.staffId);

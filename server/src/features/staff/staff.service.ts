@@ -71,10 +71,13 @@ export async function listStaffAccounts(db: Db): Promise<StaffAccount[]> {
   return rows.map((row) => toAccount(row.member, row.courtName));
 }
 
-/** Decision 011: only an admin can be limited to a court, and the court must exist. */
+/**
+ * Decision 011: an admin or a clerk can be limited to a court (a court's own clerk reads only its
+ * students), never a super_admin; the court must exist.
+ */
 async function assertCourtRule(db: Db, role: StaffRole, courtId: number | null): Promise<void> {
   if (courtId === null) return;
-  if (role !== 'admin') throw badRequest('Only an admin can be limited to one court.');
+  if (role === 'super_admin') throw badRequest('A super admin cannot be limited to one court.');
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, courtId));
   if (!court) throw badRequest('That court does not exist.');
 }

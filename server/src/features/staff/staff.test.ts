@@ -239,10 +239,11 @@ describe('staff accounts and passwords', () => {
       expect((await signIn(t, member.username, member.password)).statusCode).toBe(200);
     });
 
-    it('lets every staff role change its own password (a court-limited admin too), not a student or anonymous caller', async () => {
+    it('lets every staff role change its own password (court-limited admins and clerks too), not a student or anonymous caller', async () => {
       const court = await createCourt(t.db);
       for (const [role, courtId] of [
         ['clerk', null],
+        ['clerk', court.id],
         ['admin', court.id],
         ['super_admin', null],
       ] as const) {
@@ -265,7 +266,7 @@ describe('staff accounts and passwords', () => {
   });
 
   describe('who may manage staff accounts (decision 011)', () => {
-    it('lets only a super_admin reach /api/admin/users*: 403 for admin, clerk, court-limited admin and student, 401 anonymous (4 routes x 5 callers)', async () => {
+    it('lets only a super_admin reach /api/admin/users*: 403 for admin, clerk, court-limited admin and clerk and student, 401 anonymous (4 routes x 6 callers)', async () => {
       const target = await createStaff(t.db, { role: 'clerk' });
       const court = await createCourt(t.db);
       const student = await createStudent(t.db);
@@ -274,6 +275,7 @@ describe('staff accounts and passwords', () => {
         ['admin', (await signedIn(t, 'admin')).client, 403],
         ['clerk', (await signedIn(t, 'clerk')).client, 403],
         ['court_admin', (await signedIn(t, 'admin', court.id)).client, 403],
+        ['court_clerk', (await signedIn(t, 'clerk', court.id)).client, 403],
         ['student', clientOf(t, await signInStudent(t.app, student)), 403],
         ['anonymous', clientOf(t, null), 401],
       ];
@@ -304,7 +306,7 @@ describe('staff accounts and passwords', () => {
           expect(cells.at(-1)).toMatch(/: (\d+) \(want \1\)$/);
         }
       }
-      expect(cells).toHaveLength(20);
+      expect(cells).toHaveLength(24);
       const [unchanged] = await t.db.select().from(staff).where(eq(staff.id, target.id));
       expect(unchanged?.role).toBe('clerk');
       expect(await auditEntries(t, 'issue_set_password_link', target.id)).toEqual([]);
@@ -520,23 +522,43 @@ describe('staff accounts and passwords', () => {
       expect(update.json<{ error: { code: string } }>().error.code).toBe('STAFF_EXISTS');
     });
 
-    it('limits only an admin to a court, and only to a court that exists', async () => {
+    it('limits an admin or a clerk to a court, never a super_admin, and only to a court that exists', async () => {
       const court = await createCourt(t.db);
-      for (const role of ['clerk', 'super_admin']) {
-        const response = await boss.client.post('/api/admin/users', newAccount({ role, court_id: court.id }));
-        expect(response.statusCode, role).toBe(400);
-      }
-      const missing = await boss.client.post('/api/admin/users', newAccount({ role: 'admin', court_id: 999_999 }));
-      expect(missing.statusCode).toBe(400);
+      const refusedInputs = [
+        newAccount({ role: 'super_admin', court_id: court.id }),
+        newAccount({ role: 'admin', court_id: 999_999 }),
+        newAccount({ role: 'clerk', court_id: 999_999 }),
+      ];
+      const refused = [];
+      for (const input of refusedInputs) refused.push(await boss.client.post('/api/admin/users', input));
+      expect(refused.map((response) => response.statusCode)).toEqual([400, 400, 400]);
+      expect(refused[0]?.json()).toEqual({
+        error: { code: 'BAD_REQUEST', message: 'A super admin cannot be limited to one court.' },
+      });
+      const emails = (await boss.client.get('/api/admin/users')).json<StaffAccount[]>().map((row) => row.email);
+      for (const input of refusedInputs) expect(emails).not.toContain(input.email);
 
       const limited = await createAccount({ role: 'admin', court_id: court.id });
       expect(limited.user).toMatchObject({ role: 'admin', court_id: court.id, court_name: court.name });
+      // A court's own clerk: created limited, and the audit log says which court.
+      const clerk = await createAccount({ role: 'clerk', court_id: court.id });
+      expect(clerk.user).toMatchObject({ role: 'clerk', court_id: court.id, court_name: court.name });
+      const [created] = await auditEntries(t, 'create_staff', clerk.user.id);
+      expect(created?.after).toMatchObject({ role: 'clerk', court_id: court.id });
 
       const base = { email: limited.input.email, name: limited.input.name, disabled: false };
       const url = `/api/admin/users/${String(limited.user.id)}`;
-      expect((await boss.client.put(url, { ...base, role: 'clerk', court_id: court.id })).statusCode).toBe(400);
+      expect((await boss.client.put(url, { ...base, role: 'super_admin', court_id: court.id })).statusCode).toBe(400);
       expect((await boss.client.put(url, { ...base, role: 'admin', court_id: 999_999 })).statusCode).toBe(400);
-      const full = await boss.client.put(url, { ...base, role: 'admin', court_id: null });
+      const unchanged = (await boss.client.get('/api/admin/users'))
+        .json<StaffAccount[]>()
+        .find((row) => row.id === limited.user.id);
+      expect(unchanged).toMatchObject({ role: 'admin', court_id: court.id });
+      // An admin limited to a court can become that court's clerk, and a clerk a full one.
+      const demoted = await boss.client.put(url, { ...base, role: 'clerk', court_id: court.id });
+      expect(demoted.statusCode, demoted.body).toBe(200);
+      expect(demoted.json()).toMatchObject({ role: 'clerk', court_id: court.id, court_name: court.name });
+      const full = await boss.client.put(url, { ...base, role: 'clerk', court_id: null });
       expect(full.statusCode).toBe(200);
       expect(full.json()).toMatchObject({ court_id: null, court_name: null });
     });
