@@ -280,7 +280,7 @@ const StaffAccountInputSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email().max(200)),
   name: z.string().trim().min(1).max(200),
   role: z.enum(['super_admin', 'admin', 'clerk']),
-  /** Only for an admin: limits the account to one court. */
+  /** For an admin or a clerk (never a super_admin): limits the account to one court. */
   court_id: z.number().int().positive().nullable(),
 });
 
