@@ -1,12 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import type { SessionUser } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
+import { staffPolicyRole } from '../features/admin/staff-role.ts';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 
 /**
  * Spec 6 and decision 011: full admins see every item of the spec (super_admins also Users and
  * the Audit log); clerks the read-only ones; an admin limited to one court Students and Change
- * Password. The server enforces the same table; this only hides what would be refused.
+ * Password; a clerk limited to one court those and the Archive (of that court), but no Dashboard,
+ * whose figures are the whole school's. The server enforces the same table; this only hides what
+ * would be refused.
  */
 export function adminNavItems(user: SessionUser | null, t: (key: string) => string): NavItem[] {
   const dashboard = { to: '/admin', label: t('admin.nav.dashboard'), end: true };
@@ -15,8 +18,10 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   const modifyQuestions = { to: '/admin/modify-questions', label: t('admin.nav.modifyQuestions') };
   const changePassword = { to: '/admin/change-password', label: t('admin.nav.changePassword') };
   const archive = { to: '/admin/archive', label: t('admin.nav.archive') };
-  if (user?.court_id != null) return [students, changePassword];
-  if (user?.type === 'clerk') return [dashboard, students, changePassword, archive];
+  const role = staffPolicyRole(user);
+  if (role === 'court_admin') return [students, changePassword];
+  if (role === 'court_clerk') return [students, changePassword, archive];
+  if (role === 'clerk') return [dashboard, students, changePassword, archive];
   const items = [dashboard, students, studentSignUp, modifyQuestions, changePassword, archive];
   if (user?.type === 'super_admin') {
     items.push(

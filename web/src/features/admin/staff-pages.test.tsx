@@ -184,16 +184,21 @@ describe('Users page', () => {
     ]);
   });
 
-  it('offers a court only for an admin, "All courts (full admin)" first, and shows the new link once', async () => {
+  async function chooseRole(page: HTMLElement, value: string) {
+    const role = byLabel(page, 'Role');
+    await act(async () => {
+      role.value = value;
+      role.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
+
+  it('offers a court for an admin or a clerk, never a super_admin, and shows the new link once', async () => {
     const api = stubUsersApi(false);
     const page = render(<UsersPage />);
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await chooseRole(page, 'super_admin');
     expect(page.querySelector('select[name=court_id]')).toBeNull();
-    const role = byLabel(page, 'Role');
-    await act(async () => {
-      role.value = 'admin';
-      role.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await chooseRole(page, 'admin');
     expect((byLabel(page, 'Court') as HTMLSelectElement).options[0]?.textContent).toBe('All courts (full admin)');
     type(page, 'Username', 'wendy');
     type(page, 'Name', 'Wendy');
@@ -211,5 +216,28 @@ describe('Users page', () => {
     expect((byLabel(page, 'Set-password link') as HTMLInputElement).value).toBe(link.setPasswordUrl);
     expect(page.textContent).toContain('could not be sent');
     expect(page.textContent).toContain('72 hours');
+  });
+
+  it("creates a court's own clerk: the new-account form sends the chosen court with the clerk role", async () => {
+    const api = stubUsersApi(true);
+    const page = render(<UsersPage />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await chooseRole(page, 'clerk');
+    const court = byLabel(page, 'Court') as HTMLSelectElement;
+    expect([...court.options].map((option) => option.textContent)).toEqual(['All courts', 'Court C']);
+    court.value = '3';
+    type(page, 'Username', 'cora');
+    type(page, 'Name', 'Cora');
+    type(page, 'Email', 'cora@court.example');
+    await submit([...page.querySelectorAll('form')].at(-1));
+
+    const post = api.calls().find(([, init]) => init?.method === 'POST');
+    expect(bodyOf(post)).toEqual({
+      username: 'cora',
+      name: 'Cora',
+      email: 'cora@court.example',
+      role: 'clerk',
+      court_id: 3,
+    });
   });
 });

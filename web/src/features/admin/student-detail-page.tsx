@@ -8,6 +8,7 @@ import {
   getAdminStudent,
   issueCertificate,
   markStudentPaid,
+  mayResendDelivery,
   resendCertificateDelivery,
   unlockStudentCourse,
 } from '@ts/contract';
@@ -19,6 +20,7 @@ import { useStoredUser } from '../../lib/session.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
+import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -106,6 +108,9 @@ export function StudentDetailPage() {
   // The list passes the row it was opened from (spec 2), so the name shows while the detail loads.
   const passed = (useLocation().state as { student?: AdminStudentRow } | null)?.student;
   const isSuperAdmin = user?.type === 'super_admin';
+  // The contract's rule, which the server's route uses too: no Resend the server would refuse.
+  const role = staffPolicyRole(user);
+  const canResend = role !== null && mayResendDelivery(role);
   const detail = useQuery({
     queryKey: ['admin-student', id],
     queryFn: () => callApi(getAdminStudent, { params: { id } }),
@@ -256,7 +261,7 @@ export function StudentDetailPage() {
                       {t(`adminStudent.delivery.${delivery.status}`)}
                       {delivery.last_error ? ` (${delivery.last_error})` : ''}
                     </span>
-                    {delivery.status !== 'queued' && user?.type !== 'clerk' && (
+                    {delivery.status !== 'queued' && canResend && (
                       <button
                         type="button"
                         className="font-semibold text-blue-800 underline"

@@ -345,33 +345,33 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
   });
 });
 
-describe('Student detail: attempts and who enrolled the student', () => {
-  const detail = (overrides: Partial<AdminStudent>): AdminStudent => ({
-    id: 8,
-    first_name: 'Ana',
-    last_name: 'Garcia',
-    email: 'ana@example.com',
-    dl_number: 'D1234567',
-    dob: '04/15/1990',
-    dob_formatted: 'April 15, 1990',
-    address: '1 Main St',
-    city: 'Oakland',
-    state: 'CA',
-    zip: '94601',
-    court: 7,
-    court_name: 'Alameda Traffic Court',
-    created_at_formatted: 'November 22, 2026',
-    payment_at: null,
-    payment_at_formatted: null,
-    completed_at: null,
-    archived_at: null,
-    enrolled_by: null,
-    payments: [],
-    certificates: [],
-    attempts: [],
-    ...overrides,
-  });
+const detail = (overrides: Partial<AdminStudent>): AdminStudent => ({
+  id: 8,
+  first_name: 'Ana',
+  last_name: 'Garcia',
+  email: 'ana@example.com',
+  dl_number: 'D1234567',
+  dob: '04/15/1990',
+  dob_formatted: 'April 15, 1990',
+  address: '1 Main St',
+  city: 'Oakland',
+  state: 'CA',
+  zip: '94601',
+  court: 7,
+  court_name: 'Alameda Traffic Court',
+  created_at_formatted: 'November 22, 2026',
+  payment_at: null,
+  payment_at_formatted: null,
+  completed_at: null,
+  archived_at: null,
+  enrolled_by: null,
+  payments: [],
+  certificates: [],
+  attempts: [],
+  ...overrides,
+});
 
+describe('Student detail: attempts and who enrolled the student', () => {
   it('lists the attempts chapter by chapter with date, score and result, and names who enrolled the student', async () => {
     signInAs('clerk');
     stubApi(() => ({
@@ -411,5 +411,78 @@ describe('Student detail: attempts and who enrolled the student', () => {
     await settle();
     expect(page.textContent).toContain('No quiz has been submitted yet.');
     expect([...page.querySelectorAll('dt')].map((dt) => dt.textContent)).not.toContain('Enrolled by');
+  });
+});
+
+describe('Student detail: Resend only for the roles the server lets resend (decision 011)', () => {
+  const certified = detail({
+    completed_at: '2026-11-03T10:00:00Z',
+    certificates: [
+      {
+        id: 1,
+        number: 'TS-2026-000001',
+        generated_at: '2026-11-03T10:00:00Z',
+        completion_date: '2026-11-03',
+        file_url: '/api/certificates/TS-2026-000001/pdf',
+        url: '/api/certificates/TS-2026-000001/pdf',
+        deliveries: [
+          {
+            id: 31,
+            recipient: 'student',
+            email: 'ana@example.com',
+            status: 'failed',
+            attempts: 5,
+            last_error: 'mailbox full',
+            sent_at: null,
+          },
+          {
+            id: 32,
+            recipient: 'court',
+            email: 'clerk@alameda.example',
+            status: 'queued',
+            attempts: 0,
+            last_error: null,
+            sent_at: null,
+          },
+        ],
+      },
+    ],
+  });
+  const resendButtons = (page: HTMLElement) =>
+    [...page.querySelectorAll('button')].filter((button) => button.textContent === 'Resend');
+
+  it.each([
+    { who: 'a super_admin', type: 'super_admin', courtId: null, count: 1, offers: 'a' },
+    { who: 'a full admin', type: 'admin', courtId: null, count: 1, offers: 'a' },
+    { who: 'an admin limited to one court', type: 'admin', courtId: 7, count: 0, offers: 'no' },
+    { who: 'a clerk', type: 'clerk', courtId: null, count: 0, offers: 'no' },
+    { who: "a court's own clerk", type: 'clerk', courtId: 7, count: 0, offers: 'no' },
+  ] as const)(
+    'gives $who $offers Resend for the failed email (a queued one never has one)',
+    async ({ type, courtId, count }) => {
+      signInAs(type, courtId);
+      stubApi(() => ({ status: 200, body: certified }));
+      const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+      await settle();
+      expect(page.textContent).toContain('clerk@alameda.example');
+      expect(resendButtons(page)).toHaveLength(count);
+    },
+  );
+
+  it('sends the failed email again and reloads the student', async () => {
+    signInAs('admin');
+    const api = stubApi((_url, init) =>
+      init?.method === 'POST' ? { status: 200, body: { status: 'queued' } } : { status: 200, body: certified },
+    );
+    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    await settle();
+    const detailLoads = () => api.calls().filter(([url]) => url === '/api/admin/students/8').length;
+    expect(detailLoads()).toBe(1);
+    await act(async () => {
+      resendButtons(page)[0]?.click();
+      await vi.waitFor(() => expect(detailLoads()).toBe(2));
+    });
+    const posts = api.calls().filter(([, init]) => init?.method === 'POST');
+    expect(posts.map(([url]) => url)).toEqual(['/api/admin/deliveries/31/resend']);
   });
 });

@@ -44,7 +44,10 @@ const STATUS_STYLES = {
   disabled: 'bg-slate-200 text-slate-800',
 } as const;
 
-/** Role, and the court select only for an admin ("All courts" makes a full admin; decision 011). */
+/**
+ * Role, and the court select for an admin or a clerk: a court's own clerk or admin sees only that
+ * court's students, "All courts" makes a full one; a super_admin is never limited (decision 011).
+ */
 function RoleAndCourt({
   role,
   onRoleChange,
@@ -71,9 +74,9 @@ function RoleAndCourt({
           </option>
         ))}
       </SelectField>
-      {role === 'admin' && (
+      {mayBeCourtLimited(role) && (
         <SelectField label={t('users.court')} name="court_id" defaultValue={courtId === null ? '' : String(courtId)}>
-          <option value="">{t('users.allCourts')}</option>
+          <option value="">{role === 'admin' ? t('users.allCourts') : t('users.allCourtsShort')}</option>
           {courts.map((court) => (
             <option key={court.id} value={court.id}>
               {court.name}
@@ -85,9 +88,13 @@ function RoleAndCourt({
   );
 }
 
+function mayBeCourtLimited(role: Role): boolean {
+  return role !== 'super_admin';
+}
+
 function courtIdFrom(data: FormData, role: Role): number | null {
   const value = String(data.get('court_id') ?? '');
-  return role === 'admin' && value !== '' ? Number(value) : null;
+  return mayBeCourtLimited(role) && value !== '' ? Number(value) : null;
 }
 
 /** The one-time link, shown once: it was also emailed, and only its hash is kept by the server. */

@@ -1,0 +1,30 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '@ts/contract';
+import { adminNavItems } from './admin-layout.tsx';
+
+const user = (type: SessionUser['type'], court_id: number | null): SessionUser => ({
+  id: 1,
+  type,
+  name: 'Staff',
+  court_id,
+  payment_at: null,
+  completed_at: null,
+});
+const paths = (who: SessionUser) => adminNavItems(who, (key) => key).map((item) => item.to);
+
+describe('admin navigation (spec 6, decision 011)', () => {
+  it("gives a court's own clerk Students, Change Password and Archive, and no Dashboard", () => {
+    expect(paths(user('clerk', 4))).toEqual(['/admin/students', '/admin/change-password', '/admin/archive']);
+  });
+
+  it('keeps a court-limited admin to Students and Change Password, and a full clerk to the read-only items', () => {
+    expect(paths(user('admin', 4))).toEqual(['/admin/students', '/admin/change-password']);
+    expect(paths(user('clerk', null))).toEqual([
+      '/admin',
+      '/admin/students',
+      '/admin/change-password',
+      '/admin/archive',
+    ]);
+  });
+});
