@@ -5,7 +5,7 @@ import { ANY_STAFF, serve } from '../../plugins/endpoint.ts';
 import { getStudentDetail, listAdminStudents } from './admin-students.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
-  // Every staff role searches the students; a court-limited admin only within their court.
+  // Every staff role searches the students; a court-limited admin or clerk only within their court.
   serve(app, listAdminStudentsEndpoint, ANY_STAFF, async ({ query, auth }) => listAdminStudents(db, auth, query));
 
   // Every staff role sees a student's detail, within its court scope (404 outside it).

@@ -94,7 +94,7 @@ export async function getAdminStats(db: Db, clock: Clock): Promise<Stat[]> {
 /**
  * Spec 3 Report rows, 9 windows: completions per court within 7, 30, 60 and 90 days and in total
  * (archived enrolments included), for every court with a completion, by court name. A court-limited
- * admin gets their own court's row only, zeros included (decision 011).
+ * admin or clerk gets their own court's row only, zeros included (decision 011).
  */
 export async function getAdminReport(
   db: Db,
@@ -121,7 +121,7 @@ export async function getAdminReport(
       .leftJoin(students, and(eq(students.courtId, courts.id), isNotNull(students.completedAt)))
       .where(ownCourt)
       .groupBy(courts.id, courts.name)
-      // A court-limited admin always gets their court's row; everyone else the courts with a completion.
+      // Court-limited staff always get their court's row; everyone else the courts with a completion.
       .having(ownCourt ? undefined : sql`count(${students.id}) > 0`)
       .orderBy(asc(courts.name), asc(courts.id))
   );
