@@ -41,13 +41,28 @@ declare module 'fastify' {
 const LOG_REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
 /**
- * The one call whose URL carries a licence number or an email (spec 7's archive lookup), and the
- * signed download links, are logged without them.
+ * URLs are logged without anything a caller typed into them (issue 13): every query-string value
+ * is redacted, names kept (`?searchTerm=[redacted]`), because searches carry licence numbers and
+ * emails, the payment page's return URL a client secret, and download links a signature; a bare
+ * `?value` loses all of it. The one path that carries a licence number or an email (spec 7's
+ * archive lookup) loses that segment.
  */
 export function redactUrl(url: string): string {
-  return url
-    .replace(/(\/api\/students\/archivedata\/)[^/?]*/, '$1[redacted]')
-    .replace(/([?&]signature=)[^&]*/, '$1[redacted]');
+  const queryStart = url.indexOf('?');
+  const pathPart = (queryStart === -1 ? url : url.slice(0, queryStart)).replace(
+    /(\/api\/students\/archivedata\/)[^/]*/,
+    '$1[redacted]',
+  );
+  if (queryStart === -1) return pathPart;
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals === -1 ? (pair === '' ? '' : '[redacted]') : `${pair.slice(0, equals)}=[redacted]`;
+    })
+    .join('&');
+  return `${pathPart}?${query}`;
 }
 
 /** Builds the whole app without listening or doing I/O of its own; main.ts and tests call it. */

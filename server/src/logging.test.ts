@@ -47,6 +47,43 @@ describe('the logs', () => {
     expect(logs()).toContain('/api/students/archivedata/[redacted]');
   });
 
+  it('never hold the licence number or email a student search puts in its query string', async () => {
+    const member = await createStaff(t.db, { role: 'admin' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/admin',
+      payload: { username: member.username, password: member.password },
+    });
+    const cookie = sessionCookieFrom(signIn);
+    written.length = 0;
+    for (const search of ['Q7654321', 'someone.private@example.com']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/students?searchTerm=${encodeURIComponent(search)}&page=1`,
+        headers: { cookie },
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    const text = logs();
+    for (const secret of ['Q7654321', 'someone.private', 'someone.private%40example.com']) {
+      expect(text.includes(secret), `the logs contain ${secret}`).toBe(false);
+    }
+    expect(text).toContain('/api/admin/students?searchTerm=[redacted]&page=[redacted]');
+  });
+
+  it("never hold the client secret of the payment page's return URL", async () => {
+    written.length = 0;
+    const clientSecret = 'pi_3Logged_secret_Zq8xWv2Lk9';
+    await t.app.inject({
+      method: 'GET',
+      url: `/pay?payment_intent=pi_3Logged&payment_intent_client_secret=${clientSecret}&redirect_status=succeeded`,
+    });
+    const text = logs();
+    expect(text.includes(clientSecret)).toBe(false);
+    expect(text.includes('pi_3Logged')).toBe(false);
+    expect(text).toContain('/pay?payment_intent=[redacted]&payment_intent_client_secret=[redacted]');
+  });
+
   it('are captured by this test, one JSON line per entry', async () => {
     written.length = 0;
     await t.app.inject({ method: 'GET', url: '/api/health' });
