@@ -8,6 +8,7 @@ import { loadContent } from './db/seed.ts';
 import { ensureFirstSuperAdmin } from './features/auth/first-admin.ts';
 import { systemClock } from './platform/clock.ts';
 import { createMailer } from './platform/mail/mailer.ts';
+import { PRIVATE_UMASK, restrictTreeToOwner } from './platform/private-files.ts';
 import { createPaymentProvider } from './platform/payments/index.ts';
 import { startDeliveryWorker } from './features/certificates/deliveries.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
@@ -20,6 +21,11 @@ export interface ServerOptions {
 /** Process entry: loadConfig -> openDb -> migrate -> load content -> buildApp -> listen. */
 export async function runServer(options: ServerOptions = {}): Promise<void> {
   const config = loadConfig();
+  // DATA_DIR holds court records and set-password links: whatever the server or a library
+  // creates there from now on is owner-only (issue 13), and what an earlier version left open
+  // is narrowed (openPglite does its own folder).
+  process.umask(PRIVATE_UMASK);
+  for (const folder of ['outbox', 'backups']) restrictTreeToOwner(path.join(config.dataDir, folder));
   let releaseLock = () => {};
   let database: Database;
   if (config.databaseUrl) {

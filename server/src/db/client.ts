@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { makePrivateDir, restrictTreeToOwner } from '../platform/private-files.ts';
 import * as schema from './schema.ts';
 
 /** Drizzle over either driver: the same queries run on PGlite and on PostgreSQL. */
@@ -24,13 +25,19 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
 }
 
 /**
- * dataDir: a folder for a persistent database; dump: a PGlite dump to start from in memory
- * (tests); neither: an empty database in memory.
+ * dataDir: a folder for a persistent database (kept owner-only); dump: a PGlite dump to start
+ * from, in memory (tests) or in a new dataDir (a restore); neither: an empty database in memory.
  */
 export async function openPglite(source: { dataDir?: string; dump?: Blob } = {}): Promise<Database> {
-  const client = source.dataDir
-    ? await PGlite.create(source.dataDir)
-    : await PGlite.create(source.dump ? { loadDataDir: source.dump } : {});
+  let client: PGlite;
+  if (source.dataDir) {
+    makePrivateDir(source.dataDir);
+    client = await PGlite.create(source.dataDir, source.dump ? { loadDataDir: source.dump } : {});
+    // PGlite writes a new database's files world-readable; the server's umask covers later ones.
+    restrictTreeToOwner(source.dataDir);
+  } else {
+    client = await PGlite.create(source.dump ? { loadDataDir: source.dump } : {});
+  }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -42,6 +42,14 @@ describe('acquireDataDirLock', () => {
     release();
   });
 
+  it('creates the folder 0700 and the lock file 0600, whatever the umask lets through', () => {
+    const nested = path.join(dataDir, 'school-data');
+    const release = acquireDataDirLock(nested);
+    expect(fs.statSync(nested).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(nested, 'server.lock')).mode & 0o777).toBe(0o600);
+    release();
+  });
+
   it('refuses the folder while another live server holds it, naming that process', () => {
     const other = startOtherProcess();
     children.push(other);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -18,11 +19,11 @@ function isRunning(pid: number): boolean {
  * Returns the release function.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const lockPath = path.join(dataDir, 'server.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return () => {
         try {
           if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -184,6 +184,25 @@ describe('the outbox mailer (no SMTP server configured)', () => {
     expect(parsed.attachments[0]?.filename).toBe('certificate-12.pdf');
     expect(parsed.attachments[0]?.contentType).toBe('application/pdf');
     expect(parsed.attachments[0]?.content.equals(pdf.content)).toBe(true);
+  });
+
+  it('keeps the outbox folder 0700 and every message 0600: they hold set-password links and certificates', async () => {
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir });
+    await mailer.send({ to: 'a@student.example', subject: 'Your link', text: 'https://school.example/set-password' });
+
+    expect((await stat(outboxDir)).mode & 0o777).toBe(0o700);
+    const [file] = await readdir(outboxDir);
+    expect((await stat(path.join(outboxDir, file ?? ''))).mode & 0o777).toBe(0o600);
+  });
+
+  it('narrows an outbox folder an earlier version made readable by everyone', async () => {
+    await mkdir(outboxDir);
+    await chmod(outboxDir, 0o755);
+    await writeFile(path.join(outboxDir, 'unrelated.txt'), 'x');
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir });
+    await mailer.send({ to: 'a@student.example', subject: 'Your link', text: 'x' });
+
+    expect((await stat(outboxDir)).mode & 0o777).toBe(0o700);
   });
 
   it('names a message without an id after a random one, so two sends never overwrite each other', async () => {

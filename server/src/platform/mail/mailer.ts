@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { NodemailerError, SendMailOptions } from 'nodemailer';
 import { isPermanentResponseCode } from 'nodemailer/lib/errors';
 import SMTPTransport from 'nodemailer/lib/smtp-transport';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 /**
  * Outgoing mail: SMTP when a server is configured, otherwise an outbox folder of .eml files so
@@ -119,10 +120,13 @@ function createOutboxMailer(options: MailerOptions): Mailer {
       try {
         const info = await transporter.sendMail(mail.options);
         if (!Buffer.isBuffer(info.message)) throw new Error('the stream transport did not return a buffer');
-        await mkdir(options.outboxDir, { recursive: true });
+        // The messages hold set-password links and certificates (birth date, licence number):
+        // the folder and every file are the server's user's only, even in a folder made earlier.
+        await mkdir(options.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+        await chmod(options.outboxDir, PRIVATE_DIR_MODE);
         // Written under a temporary name first so anyone watching the folder never opens half a file.
         const partial = `${target}.${randomUUID()}.partial`;
-        await writeFile(partial, info.message);
+        await writeFile(partial, info.message, { mode: PRIVATE_FILE_MODE });
         await rename(partial, target);
       } catch (error) {
         throw new MailDeliveryError(`could not write ${fileName} to the outbox: ${errorMessage(error)}`, {
