@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CertificateSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam, nameText, PageParam } from './primitives.ts';
 import { AdminIdentitySchema } from './identity.ts';
 
 /** Spec 3 Student, as the admin student detail shows it, with payments and certificates. */
@@ -92,7 +93,7 @@ export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 export const getAdminStudent = defineEndpoint({
   method: 'GET',
   path: '/api/admin/students/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: AdminStudentSchema,
 });
 
@@ -100,7 +101,7 @@ export const getAdminStudent = defineEndpoint({
 export const resendCertificateDelivery = defineEndpoint({
   method: 'POST',
   path: '/api/admin/deliveries/:id/resend',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: z.object({ status: z.literal('queued') }),
 });
 
@@ -178,8 +179,8 @@ export const listAdminStudents = defineEndpoint({
   path: '/api/admin/students',
   query: z.object({
     searchTerm: z.string().trim().max(100).optional(),
-    page: z.coerce.number().int().min(1).max(100000).default(1),
-    courtId: z.coerce.number().int().positive().optional(),
+    page: PageParam.default(1),
+    courtId: IdParam.optional(),
   }),
   response: z.object({
     rows: z.array(AdminStudentRowSchema),
@@ -212,14 +213,14 @@ export type AdminQuestion = z.infer<typeof AdminQuestionSchema>;
 export const getAdminQuestion = defineEndpoint({
   method: 'GET',
   path: '/api/admin/questions/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: AdminQuestionSchema,
 });
 
 export const editQuestion = defineEndpoint({
   method: 'POST',
   path: '/api/admin/edit/question/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   body: z.object({
     content: z.string().trim().min(1).max(2000),
     /** The Spanish text; left as it is when absent. */
@@ -231,7 +232,7 @@ export const editQuestion = defineEndpoint({
 export const editAnswer = defineEndpoint({
   method: 'POST',
   path: '/api/admin/edit/answer/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   body: z.object({
     content: z.string().trim().min(1).max(1000),
     content_es: z.string().trim().max(1000).optional(),
@@ -252,7 +253,7 @@ export const changeStaffPassword = defineEndpoint({
   method: 'POST',
   path: '/api/admin/change-password',
   body: z.object({
-    userId: z.number().int().positive(),
+    userId: Id,
     currentPw: z.string().min(1).max(200),
     newPw: StaffPasswordSchema,
   }),
@@ -278,10 +279,10 @@ export type StaffAccount = z.infer<typeof StaffAccountSchema>;
 
 const StaffAccountInputSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email().max(200)),
-  name: z.string().trim().min(1).max(200),
+  name: nameText(200),
   role: z.enum(['super_admin', 'admin', 'clerk']),
   /** For an admin or a clerk (never a super_admin): limits the account to one court. */
-  court_id: z.number().int().positive().nullable(),
+  court_id: Id.nullable(),
 });
 
 export const SetPasswordLinkSchema = z.object({
@@ -326,7 +327,7 @@ export const createStaffAccount = defineEndpoint({
 export const updateStaffAccount = defineEndpoint({
   method: 'PUT',
   path: '/api/admin/users/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   body: StaffAccountInputSchema.extend({ disabled: z.boolean() }),
   response: StaffAccountSchema,
 });
@@ -334,7 +335,7 @@ export const updateStaffAccount = defineEndpoint({
 export const issueSetPasswordLink = defineEndpoint({
   method: 'POST',
   path: '/api/admin/users/:id/set-password-link',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: SetPasswordLinkSchema,
 });
 
@@ -366,7 +367,7 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const getAuditLog = defineEndpoint({
   method: 'GET',
   path: '/api/admin/audit',
-  query: z.object({ page: z.coerce.number().int().min(1).max(100000).default(1) }),
+  query: z.object({ page: PageParam.default(1) }),
   response: z.object({
     rows: z.array(AuditEntrySchema),
     total: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { text } from './primitives.ts';
 
 export const StaffRoleSchema = z.enum(['super_admin', 'admin', 'clerk']);
 export type StaffRole = z.infer<typeof StaffRoleSchema>;
@@ -24,7 +25,7 @@ export const LoginResultSchema = z.object({
 export type LoginResult = z.infer<typeof LoginResultSchema>;
 
 export const StudentLoginSchema = z.object({
-  last_name: z.string().trim().min(1).max(100),
+  last_name: text().trim().min(1).max(100),
   dl_number: z.string().trim().min(1).max(40),
 });
 export type StudentLogin = z.infer<typeof StudentLoginSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
 
 export const DeliveryStateSchema = z.object({
   recipient: z.enum(['student', 'court']),
@@ -29,7 +30,7 @@ export const issueCertificate = defineEndpoint({
   path: '/api/pdf/certificate',
   query: z.object({ noEmail: z.enum(['0', '1']).optional() }),
   body: z.object({
-    studentId: z.coerce.number().int().positive(),
+    studentId: IdParam,
     completionDate: z.string().max(40).optional(),
   }),
   response: CertificateSchema,
@@ -38,14 +39,14 @@ export const issueCertificate = defineEndpoint({
 export const getLatestCertificate = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/certificate',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: z.object({ url: z.string(), number: z.string() }),
 });
 
 export const listCertificates = defineEndpoint({
   method: 'GET',
   path: '/api/students/:studentId/certificate/all',
-  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  params: z.object({ studentId: IdParam }),
   response: z.array(CertificateSchema),
 });
 
@@ -53,7 +54,7 @@ export const listCertificates = defineEndpoint({
 export const retakeCourse = defineEndpoint({
   method: 'DELETE',
   path: '/api/students/:id',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: z.null(),
   status: 204,
 });

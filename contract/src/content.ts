@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
 
 /**
  * Course content (spec 3, 7). Texts come in the language the browser asks for with
@@ -28,8 +29,8 @@ export const VideoSchema = z.object({
 });
 export type Video = z.infer<typeof VideoSchema>;
 
-const ModuleIdParams = z.object({ moduleId: z.coerce.number().int().positive() });
-const ChapterIdParams = z.object({ chapterId: z.coerce.number().int().positive() });
+const ModuleIdParams = z.object({ moduleId: IdParam });
+const ChapterIdParams = z.object({ chapterId: IdParam });
 
 export const listChapters = defineEndpoint({
   method: 'GET',
@@ -56,7 +57,7 @@ export const listModules = defineEndpoint({
   path: '/api/content/modules/:chapterId',
   params: ChapterIdParams,
   // Spec 7 sends userId; the server answers for the signed-in student only.
-  query: z.object({ userId: z.coerce.number().int().positive().optional() }),
+  query: z.object({ userId: IdParam.optional() }),
   response: z.array(ModuleSchema),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
 
 export const CourtSchema = z.object({
   id: z.number().int(),
@@ -11,6 +12,6 @@ export type Court = z.infer<typeof CourtSchema>;
 export const listCourts = defineEndpoint({
   method: 'GET',
   path: '/api/public/courts',
-  query: z.object({ countyId: z.coerce.number().int().positive().optional() }),
+  query: z.object({ countyId: IdParam.optional() }),
   response: z.array(CourtSchema),
 });

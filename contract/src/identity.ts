@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
 import { IdentitySourceSchema } from './rules.ts';
 
 /** Identity checks (issue 8, decision 012): questions from the student's own record, and course locks. */
@@ -49,7 +50,7 @@ export type IdentityCheckState = z.infer<typeof IdentityCheckStateSchema>;
 export const getIdentityCheck = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/identity-check',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: IdentityCheckStateSchema,
 });
 
@@ -58,8 +59,8 @@ export const answerIdentityCheck = defineEndpoint({
   method: 'POST',
   path: '/api/students/:id/identity-check/:checkId',
   params: z.object({
-    id: z.coerce.number().int().positive(),
-    checkId: z.coerce.number().int().positive(),
+    id: IdParam,
+    checkId: IdParam,
   }),
   body: z.object({ answer: z.string().max(200) }),
   response: z.object({
@@ -73,7 +74,7 @@ export const answerIdentityCheck = defineEndpoint({
 export const unlockStudentCourse = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/unlock',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: z.object({ unlocked: z.literal(true) }),
 });
 

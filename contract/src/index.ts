@@ -15,3 +15,4 @@ export * from './staff-access.ts';
 export * from './rules.ts';
 export * from './seat-time.ts';
 export * from './identity.ts';
+export * from './primitives.ts';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam } from './primitives.ts';
 
-const StudentIdParams = z.object({ studentId: z.coerce.number().int().positive() });
+const StudentIdParams = z.object({ studentId: IdParam });
 
 export const getPaymentAmount = defineEndpoint({
   method: 'GET',
@@ -20,7 +21,7 @@ export type PaymentProviderInfo = z.infer<typeof PaymentProviderInfoSchema>;
 export const createPaymentIntent = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/intent',
-  body: z.object({ studentId: z.coerce.number().int().positive() }),
+  body: z.object({ studentId: IdParam }),
   response: z.object({ clientSecret: z.string(), paymentIntentId: z.string() }).extend(PaymentProviderInfoSchema.shape),
 });
 

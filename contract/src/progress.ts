@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam } from './primitives.ts';
 
-const StudentIdParams = z.object({ id: z.coerce.number().int().positive() });
+const StudentIdParams = z.object({ id: IdParam });
 
 export const QuizStatusSchema = z.object({
   complete: z.boolean(),
@@ -20,20 +21,20 @@ export const getCompletedChapters = defineEndpoint({
 export const getQuizStatus = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/quizStatus/:chapterId',
-  params: StudentIdParams.extend({ chapterId: z.coerce.number().int().positive() }),
+  params: StudentIdParams.extend({ chapterId: IdParam }),
   response: QuizStatusSchema,
 });
 
 export const completeModule = defineEndpoint({
   method: 'POST',
   path: '/api/students/moduleComplete',
-  body: z.object({ studentId: z.number().int().positive(), moduleId: z.number().int().positive() }),
+  body: z.object({ studentId: Id, moduleId: Id }),
   response: z.object({ saved: z.literal(true) }),
 });
 
 export const completeChapter = defineEndpoint({
   method: 'POST',
   path: '/api/students/chapterComplete',
-  body: z.object({ studentId: z.number().int().positive(), chapterId: z.number().int().positive() }),
+  body: z.object({ studentId: Id, chapterId: Id }),
   response: z.object({ saved: z.literal(true) }),
 });

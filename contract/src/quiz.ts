@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam } from './primitives.ts';
 
 /** Spec 9: the final exam is coded as chapter 6. */
 export const FINAL_EXAM_CHAPTER = 6;
@@ -37,21 +38,21 @@ export type Quiz = z.infer<typeof QuizSchema>;
 export const getQuizQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/questions/:chapterId',
-  params: z.object({ chapterId: z.coerce.number().int().positive() }),
+  params: z.object({ chapterId: IdParam }),
   response: QuizSchema,
 });
 
 export const getFinalExamQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/finalExamQuestions/:studentId',
-  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  params: z.object({ studentId: IdParam }),
   response: QuizSchema,
 });
 
 export const getQuestionAnswers = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/answers/:questionId',
-  params: z.object({ questionId: z.coerce.number().int().positive() }),
+  params: z.object({ questionId: IdParam }),
   response: z.array(QuizAnswerSchema),
 });
 
@@ -85,13 +86,13 @@ export const scoreQuiz = defineEndpoint({
   method: 'POST',
   path: '/api/quiz/score',
   body: z.object({
-    studentId: z.number().int().positive(),
+    studentId: Id,
     /** 1-4, or 6 for the final exam. */
-    chapter: z.number().int().positive(),
+    chapter: Id,
     /** The attempt being answered; without it, the student's open attempt for that chapter. */
-    attemptId: z.number().int().positive().optional(),
+    attemptId: Id.optional(),
     questions: z
-      .array(z.object({ question: z.number().int().positive(), answer: z.number().int().positive() }))
+      .array(z.object({ question: Id, answer: Id }))
       .min(1)
       .max(50),
   }),

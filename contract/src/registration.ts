@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam, nameText, text } from './primitives.ts';
 import { US_STATE_CODES } from './states.ts';
 
 /** The fields spec section 5 requires, in the order the form shows them. */
@@ -52,19 +53,20 @@ export function findMissingRegistrationFields(
   });
 }
 
-const requiredText = (max: number) => z.string().trim().min(1, 'Please fill out all fields.').max(max);
+const FILL_ALL_FIELDS = 'Please fill out all fields.';
+const requiredText = (max: number) => text().trim().min(1, FILL_ALL_FIELDS).max(max);
 
 export const RegistrationSchema = z.object({
-  first_name: requiredText(100),
-  last_name: requiredText(100),
+  first_name: nameText(100, FILL_ALL_FIELDS),
+  last_name: nameText(100, FILL_ALL_FIELDS),
   // Spec 5: "Email format is not checked." It is kept as typed, trimmed and lower-cased.
   email: requiredText(254).transform((email) => email.toLowerCase()),
   dl_number: requiredText(40).transform((dl) => dl.toUpperCase().replace(/[\s-]/g, '')),
-  address: requiredText(200),
-  city: requiredText(100),
+  address: nameText(200, FILL_ALL_FIELDS),
+  city: nameText(100, FILL_ALL_FIELDS),
   state: z.enum(US_STATE_CODES),
   zip: requiredText(10).regex(/^\d{5}(-\d{4})?$/, 'Zip must be 5 digits (or ZIP+4).'),
-  court: z.coerce.number().int().positive(),
+  court: IdParam,
   dob: z
     .string()
     .regex(DOB_PATTERN, 'Date of birth must be MM/DD/YYYY.')
@@ -109,7 +111,7 @@ export type DuplicateAccountError = z.infer<typeof DuplicateAccountErrorSchema>;
 export const resetCourse = defineEndpoint({
   method: 'PUT',
   path: '/api/students/resetcourse/:studentId',
-  params: z.object({ studentId: z.coerce.number().int().positive() }),
+  params: z.object({ studentId: IdParam }),
   // Spec 7 sends no payload; the reset token (decision 004) comes in the body when there is one.
   body: z.object({ resetToken: z.string().min(1).max(200).optional() }).nullish(),
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
 
 /**
  * A course rules profile (issue 8, decision 012): what one jurisdiction requires of its course.
@@ -118,6 +119,6 @@ export type StudentRules = z.infer<typeof StudentRulesSchema>;
 export const getStudentRules = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/rules',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   response: StudentRulesSchema,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam } from './primitives.ts';
 
 /** Seat time (issue 8, decision 012): heartbeats and the time still required. */
 
@@ -45,7 +46,7 @@ export type SeatTimeStatus = z.infer<typeof SeatTimeStatusSchema>;
 export const recordHeartbeat = defineEndpoint({
   method: 'POST',
   path: '/api/students/heartbeat',
-  body: z.object({ studentId: z.number().int().positive(), moduleId: z.number().int().positive() }),
+  body: z.object({ studentId: Id, moduleId: Id }),
   response: SeatTimeStatusSchema,
 });
 
@@ -53,11 +54,11 @@ export const recordHeartbeat = defineEndpoint({
 export const getSeatTime = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/seat-time',
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: IdParam }),
   query: z.object({
-    moduleId: z.coerce.number().int().positive().optional(),
+    moduleId: IdParam.optional(),
     /** A chapter without a module (the chapter page and its quiz); ignored when moduleId is given. */
-    chapterId: z.coerce.number().int().positive().optional(),
+    chapterId: IdParam.optional(),
   }),
   response: SeatTimeStatusSchema,
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { policyRoleOf, type Endpoint, type PolicyRole } from '@ts/contract';
-import { forbidden, paymentRequired, unauthenticated } from './errors.ts';
+import { forbidden, paymentRequired, unauthenticated, validationFailed } from './errors.ts';
 import type { Auth } from './session.ts';
 
 /**
@@ -98,19 +98,20 @@ export function serve<E extends Endpoint, A extends Access>(
       ...(endpoint.body ? { body: endpoint.body } : {}),
       ...(status === 204 ? {} : { response: { [status]: endpoint.response } }),
     },
+    // Who may call is settled before the body is even parsed: a stranger learns nothing about a
+    // staff route's fields (401), and the wrong role gets 403, whatever they send (issue 13).
+    onRequest: async (request) => {
+      await authorize(request, access);
+    },
+    // No text may carry a NUL byte (PostgreSQL refuses it): checked here once for every field of
+    // every route, so a new field cannot forget it.
+    preValidation: async (request) => {
+      rejectNulBytes(request);
+    },
     handler: async (request, reply) => {
       // Public routes skip the session lookup: it is the costliest query of a signed-in request.
+      // (getAuth is memoised: this is the lookup authorize already made.)
       const auth = access.kind === 'public' ? undefined : await request.getAuth();
-      if (access.kind !== 'public') {
-        if (!auth) throw unauthenticated();
-        if ((access.kind === 'student' || access.kind === 'paidStudent') && auth.kind !== 'student') {
-          throw forbidden();
-        }
-        if (access.kind === 'paidStudent' && auth.kind === 'student' && !auth.paid) throw paymentRequired();
-        if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(policyRoleOf(auth)))) {
-          throw forbidden();
-        }
-      }
       const result = await handler({
         params: request.params as Out<E['params']>,
         query: request.query as Out<E['query']>,
@@ -123,4 +124,43 @@ export function serve<E extends Endpoint, A extends Access>(
       return status === 204 ? reply.send() : result;
     },
   });
+}
+
+/** Throws 401, 402 or 403 unless the caller matches the route's access policy. */
+async function authorize(request: FastifyRequest, access: Access): Promise<void> {
+  if (access.kind === 'public') return;
+  const auth = await request.getAuth();
+  if (!auth) throw unauthenticated();
+  if ((access.kind === 'student' || access.kind === 'paidStudent') && auth.kind !== 'student') throw forbidden();
+  if (access.kind === 'paidStudent' && auth.kind === 'student' && !auth.paid) throw paymentRequired();
+  if (access.kind === 'staff' && (auth.kind !== 'staff' || !access.roles.includes(policyRoleOf(auth)))) {
+    throw forbidden();
+  }
+}
+
+function rejectNulBytes(request: FastifyRequest): void {
+  for (const [part, value] of [
+    ['params', request.params],
+    ['query', request.query],
+    ['body', request.body],
+  ] as const) {
+    // Named like a schema error's field ("first_name", "answers/0"), or the part for a bare value.
+    const field = findNulByte(value, '');
+    if (field !== undefined) {
+      throw validationFailed([{ field: field || part, message: 'must not contain a NUL character' }]);
+    }
+  }
+}
+
+/** The path of the first key or text holding a NUL byte, e.g. "answers/0/content". */
+function findNulByte(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path ? `${path}/${key}` : key;
+    if (key.includes('\u0000')) return itemPath;
+    const found = findNulByte(item, itemPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

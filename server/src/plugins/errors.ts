@@ -22,6 +22,11 @@ export const paymentRequired = (message = 'Please pay for the course to continue
 export const forbidden = (message = 'You are not allowed to do that.') =>
   new AppError(403, ErrorCodes.forbidden, message);
 export const notFound = (message = 'Not found.') => new AppError(404, ErrorCodes.notFound, message);
+/** 400 naming the fields that are wrong, in the same shape as a schema validation error. */
+export const validationFailed = (fields: { field: string; message: string }[]) =>
+  new AppError(400, ErrorCodes.validation, `${fields[0]?.field ?? 'request'}: ${fields[0]?.message ?? 'is invalid'}`, {
+    fields,
+  });
 export const tooManyRequests = (message: string) => new AppError(429, ErrorCodes.tooManyRequests, message);
 
 interface DatabaseErrorFields {

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * The largest id (and any other whole number a request carries): PostgreSQL's `integer`. A
+ * larger value would reach the database and fail there (issue 13), so the contract stops it.
+ */
+export const MAX_ID = 2_147_483_647;
+
+/** An id in a request body: a whole number from 1 to MAX_ID. */
+export const Id = z.number().int().min(1).max(MAX_ID);
+
+/** An id in a path or query string ("42"); "0xffffffff", "1e99" and "-1" are refused. */
+export const IdParam = z.coerce.number().int().min(1).max(MAX_ID);
+
+/** A page number in a query string. */
+export const PageParam = z.coerce.number().int().min(1).max(100_000);
+
+/** A NUL byte: PostgreSQL refuses it in text (22021), so no request text may carry one. */
+export const NUL_PATTERN = /\u0000/;
+
+/**
+ * Characters a person's name or address never needs and that change how it displays: C0 and C1
+ * controls (tab and newline too), format characters (zero-width ones, the bidi embeddings and
+ * overrides U+202A-202E and isolates U+2066-2069, which make "Smith" show reversed to staff), and
+ * the line and paragraph separators.
+ */
+export const HIDDEN_CHARACTER_PATTERN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** Any text a request carries: refuses NUL. */
+export const text = () => z.string().refine((value) => !NUL_PATTERN.test(value), 'must not contain a NUL character');
+
+/**
+ * A name, city or street address as a person typed it: trimmed, and without control or format
+ * characters (the message names what is wrong, so a pasted name can be fixed).
+ */
+export const nameText = (max: number, requiredMessage?: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, requiredMessage)
+    .max(max)
+    .refine((value) => !HIDDEN_CHARACTER_PATTERN.test(value), 'must not contain control or invisible characters');
