@@ -39,7 +39,7 @@ export const markStudentPaid = defineEndpoint({
   path: '/api/admin/markPaid/:studentId',
   params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
-  body: z.object({ userId: z.number().int().optional() }).optional(),
+  body: z.object({ userId: Id.optional() }).optional(),
   response: z.object({ studentId: z.number().int(), payment_at: z.string() }),
 });
 
