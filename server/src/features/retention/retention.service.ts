@@ -1,0 +1,102 @@
+import { isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { LOGIN_WINDOW_MS } from '../auth/auth.service.ts';
+
+/**
+ * Credentials and throttle counters that can no longer do anything are deleted (decision 014):
+ * they are not records of the school (students, payments, certificates and the audit log are,
+ * and nothing here touches them) but keys and ephemera that only add to what a leak exposes.
+ */
+
+export interface PurgeResult {
+  /** False when another instance was purging at that moment: this run left it to that one. */
+  ran: boolean;
+  sessions: number;
+  loginFailures: number;
+  resetTokens: number;
+  setPasswordLinks: number;
+}
+
+export const RETENTION_INTERVAL_MS = 24 * 3600_000;
+
+// Every instance runs the job; the first to take this lock does the work, the others skip.
+const RETENTION_LOCK = 'retention:purge-expired-records';
+
+/**
+ * Deletes sessions that ended or expired, sign-in failures older than the throttle's window (the
+ * only place they are counted), and reset-course tokens and set-password links that were used or
+ * expired. Safe to run twice or on two instances at once: the second finds nothing left.
+ */
+export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<PurgeResult> {
+  const now = clock.now();
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const locked = (await tx.execute(
+      sql`select pg_try_advisory_xact_lock(hashtext(${RETENTION_LOCK})) as locked`,
+    )) as unknown as { rows: { locked: boolean }[] };
+    if (locked.rows[0]?.locked !== true) {
+      return { ran: false, sessions: 0, loginFailures: 0, resetTokens: 0, setPasswordLinks: 0 };
+    }
+    const purgedSessions = await tx
+      .delete(sessions)
+      .where(or(isNotNull(sessions.endedAt), lt(sessions.expiresAt, now)))
+      .returning({ tokenHash: sessions.tokenHash });
+    const purgedFailures = await tx
+      .delete(loginFailures)
+      .where(lt(loginFailures.createdAt, new Date(now.getTime() - LOGIN_WINDOW_MS)))
+      .returning({ id: loginFailures.id });
+    const purgedResetTokens = await tx
+      .delete(resetTokens)
+      .where(or(isNotNull(resetTokens.usedAt), lt(resetTokens.expiresAt, now)))
+      .returning({ tokenHash: resetTokens.tokenHash });
+    const purgedLinks = await tx
+      .delete(staffPasswordTokens)
+      .where(or(isNotNull(staffPasswordTokens.usedAt), lt(staffPasswordTokens.expiresAt, now)))
+      .returning({ tokenHash: staffPasswordTokens.tokenHash });
+    return {
+      ran: true,
+      sessions: purgedSessions.length,
+      loginFailures: purgedFailures.length,
+      resetTokens: purgedResetTokens.length,
+      setPasswordLinks: purgedLinks.length,
+    };
+  });
+}
+
+/**
+ * Purges once at start (a server restarted more often than daily would otherwise never run it)
+ * and then every day. Stopped with the server; a round already under way is awaited.
+ */
+export function startRetentionJob(
+  db: Db,
+  clock: Clock,
+  log: { info: (object: object, message: string) => void; error: (object: object, message: string) => void },
+  intervalMs = RETENTION_INTERVAL_MS,
+): { stop: () => Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = purgeExpiredRecords(db, clock)
+      .then((result) => {
+        if (result.ran) log.info({ purged: result }, 'expired sessions, sign-in failures and links purged');
+      })
+      .catch((error: unknown) => {
+        log.error({ error: error instanceof Error ? error.message : String(error) }, 'retention purge failed');
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
