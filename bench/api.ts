@@ -9,7 +9,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { and, asc, eq } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
+import { loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const database = url ? openPostgres(url, { max: 10 }) : await openPglite({ dataDir });
   await migrateDatabase(database);
   await loadContent(database.db);
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...PRODUCTION_WITHOUT_SERVICES });
   const payments = createPaymentProvider(config, database.db, systemClock);
   const mailer = createMailer({ smtpUrl: undefined, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') });
   const app = await buildApp({ config, db: database.db, clock: systemClock, payments, mailer });

@@ -1,5 +1,6 @@
 import * as contract from '@ts/contract';
 import type { Endpoint } from '@ts/contract';
+import { PRODUCTION_WITHOUT_SERVICES } from './config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutePolicies } from './plugins/endpoint.ts';
 import { buildTestApp, type TestApp } from './testing/build-test-app.ts';
@@ -80,7 +81,7 @@ describe('the app', () => {
 describe('GET /api/docs in production', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ config: { NODE_ENV: 'production' } });
+    t = await buildTestApp({ config: { ...PRODUCTION_WITHOUT_SERVICES } });
   });
   afterAll(async () => {
     await t.close();

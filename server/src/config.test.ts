@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadTestConfig } from './config.ts';
+import { ConfigError, loadConfig, loadTestConfig, PRODUCTION_WITHOUT_SERVICES } from './config.ts';
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
@@ -62,6 +62,7 @@ describe('loadConfig', () => {
       STRIPE_SECRET_KEY: 'sk_test_1',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      ALLOW_TEST_PAYMENTS: 'true',
       VIDEO_BASE_URL: 'https://videos.example',
       LOG_LEVEL: 'warn',
     });
@@ -143,10 +144,75 @@ describe('loadConfig', () => {
   });
 });
 
+describe('a production start (issue 13)', () => {
+  const LIVE = {
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://school.example',
+    SMTP_URL: 'smtp://mail.example:587',
+    STRIPE_SECRET_KEY: 'sk_live_1',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
+    STRIPE_WEBHOOK_SECRET: 'whsec_1',
+  };
+  const without = (...names: (keyof typeof LIVE)[]) =>
+    Object.fromEntries(Object.entries(LIVE).filter(([name]) => !names.includes(name as keyof typeof LIVE)));
+
+  it('starts with live Stripe keys, an SMTP server and an https address', () => {
+    expect(loadConfig(LIVE)).toMatchObject({ env: 'production', testPayments: false, secureCookies: true });
+  });
+
+  it('refuses to start without Stripe keys, naming the variables to set and the flag that allows it', () => {
+    const problems = problemsOf(without('STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'));
+    expect(problems).toEqual([
+      expect.stringMatching(/^STRIPE_SECRET_KEY: .*STRIPE_PUBLISHABLE_KEY.*ALLOW_TEST_PAYMENTS=true/),
+    ]);
+  });
+
+  it('refuses Stripe test keys (sk_test_), which take no real money', () => {
+    const problems = problemsOf({ ...LIVE, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' });
+    expect(problems).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY: is a test key/)]);
+  });
+
+  it('refuses to start without SMTP_URL, since mail would stay in the outbox folder', () => {
+    expect(problemsOf(without('SMTP_URL'))).toEqual([expect.stringMatching(/^SMTP_URL: .*ALLOW_MAIL_OUTBOX=true/)]);
+  });
+
+  it('refuses a PUBLIC_URL that is not https, or none at all', () => {
+    expect(problemsOf({ ...LIVE, PUBLIC_URL: 'http://school.example' })).toEqual([
+      expect.stringMatching(/^PUBLIC_URL: .*ALLOW_HTTP=true/),
+    ]);
+    expect(problemsOf(without('PUBLIC_URL'))).toEqual([expect.stringMatching(/^PUBLIC_URL: /)]);
+  });
+
+  it('lists all three problems at once for a production start with no settings', () => {
+    const variables = problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0]);
+    expect(variables).toEqual(['STRIPE_SECRET_KEY', 'SMTP_URL', 'PUBLIC_URL']);
+  });
+
+  it('lets each through when its own flag is true, and only that one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_WITHOUT_SERVICES })).not.toThrow();
+    const variables = problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).map(
+      (problem) => problem.split(':')[0],
+    );
+    expect(variables).toEqual(['SMTP_URL', 'PUBLIC_URL']);
+  });
+
+  it('does not take "yes" or "1" for a flag, so a typo cannot open a hole', () => {
+    const variables = problemsOf({ ...without('SMTP_URL'), ALLOW_MAIL_OUTBOX: 'yes' }).map(
+      (problem) => problem.split(':')[0],
+    );
+    expect(variables).toEqual(['ALLOW_MAIL_OUTBOX', 'SMTP_URL']);
+  });
+
+  it('asks nothing of a development start with no settings at all', () => {
+    expect(() => loadConfig({})).not.toThrow();
+    expect(loadConfig({}).testPayments).toBe(true);
+  });
+});
+
 describe('loadTestConfig', () => {
   it('is quiet and in the test environment, with the caller’s overrides on top', () => {
     expect(loadTestConfig()).toMatchObject({ env: 'test', logLevel: 'silent', coursePriceCents: 2995 });
-    expect(loadTestConfig({ COURSE_PRICE_CENTS: '4500', NODE_ENV: 'production' })).toMatchObject({
+    expect(loadTestConfig({ COURSE_PRICE_CENTS: '4500', ...PRODUCTION_WITHOUT_SERVICES })).toMatchObject({
       env: 'production',
       coursePriceCents: 4500,
     });

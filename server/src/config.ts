@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 const blankAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(blankAsUndefined, z.string().optional());
+const flag = z.preprocess(blankAsUndefined, z.enum(['true', 'false']).default('false'));
 
 const ConfigSchema = z.object({
   NODE_ENV: z.preprocess(blankAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
@@ -44,6 +45,10 @@ const ConfigSchema = z.object({
         }
       }, 'must be an IANA time zone such as America/Los_Angeles'),
   ),
+  /** Production escape hatches (issue 13): each lets one unsafe production setting through on purpose. */
+  ALLOW_TEST_PAYMENTS: flag,
+  ALLOW_MAIL_OUTBOX: flag,
+  ALLOW_HTTP: flag,
   LOG_LEVEL: z.preprocess(
     blankAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -67,6 +72,41 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   // Without the webhook secret a payment whose browser never came back would stay unfulfilled.
   if (env.NODE_ENV === 'production' && set('STRIPE_SECRET_KEY') && !set('STRIPE_WEBHOOK_SECRET')) {
     problems.push('STRIPE_WEBHOOK_SECRET: is required in production when Stripe keys are set');
+  }
+  if (env.NODE_ENV === 'production') problems.push(...productionProblems(env));
+  return problems;
+}
+
+/**
+ * A production start refuses the settings that would quietly hurt real students (issue 13): the
+ * built-in test provider (or Stripe test keys) would mark anyone paid, an outbox folder would keep
+ * every certificate and set-password email from being sent, and plain http would send session
+ * cookies in the clear. Each can still be allowed on purpose, by name.
+ */
+function productionProblems(env: Record<string, string | undefined>): string[] {
+  const allowed = (name: string) => env[name] === 'true';
+  const problems: string[] = [];
+  const secretKey = env.STRIPE_SECRET_KEY ?? '';
+  if (!allowed('ALLOW_TEST_PAYMENTS')) {
+    if (secretKey === '') {
+      problems.push(
+        'STRIPE_SECRET_KEY: is required in production (without it the built-in test provider marks anyone paid); set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=true',
+      );
+    } else if (secretKey.startsWith('sk_test_')) {
+      problems.push(
+        'STRIPE_SECRET_KEY: is a test key (sk_test_), which takes no real money; set a live key, or ALLOW_TEST_PAYMENTS=true',
+      );
+    }
+  }
+  if (!allowed('ALLOW_MAIL_OUTBOX') && (env.SMTP_URL ?? '') === '') {
+    problems.push(
+      'SMTP_URL: is required in production (without it certificates and set-password emails stay in DATA_DIR/outbox); set SMTP_URL, or ALLOW_MAIL_OUTBOX=true',
+    );
+  }
+  if (!allowed('ALLOW_HTTP') && !(env.PUBLIC_URL ?? '').startsWith('https://')) {
+    problems.push(
+      'PUBLIC_URL: must be an https:// address in production (sessions and certificate links travel in it); set PUBLIC_URL=https://..., or ALLOW_HTTP=true',
+    );
   }
   return problems;
 }
@@ -140,6 +180,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     schoolTimeZone: e.SCHOOL_TIME_ZONE,
   });
 }
+
+/**
+ * Production behaviour on a machine with no Stripe, SMTP or TLS (tests and the bench): the three
+ * escape hatches a real production start must not need.
+ */
+export const PRODUCTION_WITHOUT_SERVICES = {
+  NODE_ENV: 'production',
+  ALLOW_TEST_PAYMENTS: 'true',
+  ALLOW_MAIL_OUTBOX: 'true',
+  ALLOW_HTTP: 'true',
+} as const;
 
 /** Settings for tests: everything at its default, quiet logs, and the caller's overrides. */
 export function loadTestConfig(overrides: Record<string, string> = {}): Config {

@@ -4,8 +4,12 @@ import helmet from '@fastify/helmet';
 /**
  * Security headers. The Content-Security-Policy lets pages load only our own scripts, plus
  * Stripe's (its script, its card-form frames, its API) when Stripe is the payment provider.
+ * Strict-Transport-Security is sent when the school's public address is https.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { stripe: boolean }): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { stripe: boolean; https: boolean },
+): Promise<void> {
   const stripe = (...hosts: string[]) => (options.stripe ? hosts : []);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -22,7 +26,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { s
         'upgrade-insecure-requests': null,
       },
     },
-    // The app is served over plain http on a laptop; HSTS belongs to the https front door.
-    strictTransportSecurity: false,
+    // Browsers keep to https for a year once the school's address is https (PUBLIC_URL); on a
+    // laptop's plain http the header would be meaningless, so it is sent only then.
+    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
 }

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { PRODUCTION_WITHOUT_SERVICES } from '../../config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, staff, students } from '../../db/schema.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
@@ -481,7 +482,7 @@ describe('auth on a server whose PUBLIC_URL is https', () => {
 describe('auth in production, behind a proxy', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ config: { NODE_ENV: 'production' } });
+    t = await buildTestApp({ config: { ...PRODUCTION_WITHOUT_SERVICES } });
   });
   afterAll(async () => {
     await t.close();
