@@ -189,7 +189,7 @@ describe('a production start (issue 13)', () => {
   });
 
   it('lets each through when its own flag is true, and only that one', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_WITHOUT_SERVICES })).not.toThrow();
+    expect(() => loadConfig({ ...PRODUCTION_WITHOUT_SERVICES })).not.toThrow();
     const variables = problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).map(
       (problem) => problem.split(':')[0],
     );
