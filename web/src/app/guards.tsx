@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { getCurrentUser, type SessionUser } from '@ts/contract';
-import { ApiError, callApi } from '../lib/api.ts';
+import { callApi, isSessionEnded } from '../lib/api.ts';
 import { useStoredUser } from '../lib/session.ts';
 import { clearStoredUser, isStaffType, readStoredUser, storeUser } from '../lib/stored-user.ts';
 import { paths } from './paths.ts';
@@ -33,7 +33,8 @@ export function AreaGuard({ area }: { area: Area }) {
   });
 
   useEffect(() => {
-    if (me.error instanceof ApiError && me.error.status === 401) {
+    // Only the server's 401 ends it: a call aborted by a reload or a failing connection does not.
+    if (isSessionEnded(me.error)) {
       clearStoredUser();
       void navigate(loginPath, { replace: true });
     }

@@ -1,16 +1,51 @@
 import type { Endpoint, EndpointInput, EndpointOutput } from '@ts/contract';
 import i18n from './i18n.ts';
 
-/** An error answer of the API: `{ error: { code, message, ... } }` with its status. */
+/**
+ * A failure the server answered: its status, and `{ error: { code, message, ... } }` when the
+ * body is the API's own error envelope. `fromApi` is false when it is not (a proxy's 502 page
+ * while the server restarts, or a body cut off by a reload): then the server itself said nothing.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    readonly fromApi = true,
   ) {
     super(message);
   }
+}
+
+/** No answer at all: the connection failed, or the browser aborted the call (a reload, leaving the page). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('The call got no answer.', { cause });
+  }
+}
+
+/**
+ * The API itself said nothing: the call got no answer (aborted by a reload or by leaving the
+ * page, a dropped connection), or the answer was not the API's (a proxy's error page).
+ */
+export function gotNoAnswerFromApi(error: unknown): boolean {
+  return error instanceof NetworkError || (error instanceof ApiError && !error.fromApi);
+}
+
+/** The API answered that the caller has no session (any more): the guards send them to sign in. */
+export function isSessionEnded(error: unknown): boolean {
+  return error instanceof ApiError && error.fromApi && error.status === 401;
+}
+
+/**
+ * Spec 8's "the stored user is removed" after a failed call, in one place: only when the API
+ * answered that there is no session (401) or that it failed (5xx). A call without the API's
+ * answer says nothing about the session, so the student stays signed in and sees the page's
+ * usual error instead (a reload mid-call used to land on /login).
+ */
+export function shouldSignOutAfter(error: unknown): boolean {
+  return isSessionEnded(error) || (error instanceof ApiError && error.fromApi && error.status >= 500);
 }
 
 type Input<E extends Endpoint> = {
@@ -42,16 +77,23 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }).catch((error: unknown) => {
+    throw new NetworkError(error);
   });
   if (response.status === 204) return null as EndpointOutput<E>;
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+    const envelope = (json as { error?: unknown } | null)?.error;
+    const error =
+      typeof envelope === 'object' && envelope !== null && typeof (envelope as { code?: unknown }).code === 'string'
+        ? (envelope as { code: string; message?: string })
+        : undefined;
     throw new ApiError(
       response.status,
       error?.code ?? 'UNKNOWN',
       error?.message ?? response.statusText,
       (error ?? {}) as Record<string, unknown>,
+      error !== undefined,
     );
   }
   return endpoint.response.parse(json) as EndpointOutput<E>;

@@ -9,7 +9,7 @@ import {
   listModules,
   listTopics,
 } from '@ts/contract';
-import { callApi } from '../../lib/api.ts';
+import { callApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 
@@ -23,7 +23,10 @@ export function useChapters() {
   return useQuery({ queryKey: ['chapters', i18n.language], queryFn: () => callApi(listChapters) });
 }
 
-/** Spec 8: if the completed-chapters call fails, the stored user is removed (no redirect at once). */
+/**
+ * Spec 8: if the completed-chapters call fails, the stored user is removed (no redirect at once),
+ * but only when the server answered so; a call aborted by a reload keeps the student signed in.
+ */
 export function useCompletedChapters() {
   const studentId = useStudentId();
   return useQuery({
@@ -32,7 +35,7 @@ export function useCompletedChapters() {
       try {
         return await callApi(getCompletedChapters, { params: { id: studentId } });
       } catch (error) {
-        clearStoredUser();
+        if (shouldSignOutAfter(error)) clearStoredUser();
         throw error;
       }
     },

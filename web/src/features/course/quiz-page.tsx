@@ -13,7 +13,7 @@ import {
 } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
 import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
@@ -207,9 +207,10 @@ function QuizForm({ chapterId }: { chapterId: number }) {
         setSubmitting(false);
         return;
       }
-      // Spec 8: a failed quiz submission removes the stored user; no redirect at once.
-      clearStoredUser();
-      setSubmitError(t('quiz.submitError'));
+      // Spec 8: a failed quiz submission removes the stored user; no redirect at once. Not when
+      // it got no answer (a reload aborted it): the student is still signed in and may try again.
+      if (shouldSignOutAfter(error)) clearStoredUser();
+      setSubmitError(t(gotNoAnswerFromApi(error) ? 'quiz.submitNoAnswer' : 'quiz.submitError'));
       setSubmitting(false);
     }
   }

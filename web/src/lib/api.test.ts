@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getCompletedChapters } from '@ts/contract';
+import { ApiError, callApi, gotNoAnswerFromApi, NetworkError, shouldSignOutAfter } from './api.ts';
+
+/** What a call to the completed-chapters endpoint throws when fetch behaves as `fetchImpl`. */
+async function failureOf(fetchImpl: () => Promise<Response>): Promise<unknown> {
+  vi.stubGlobal('fetch', vi.fn(fetchImpl));
+  return callApi(getCompletedChapters, { params: { id: 3 } }).then(
+    () => {
+      throw new Error('the call succeeded');
+    },
+    (error: unknown) => error,
+  );
+}
+
+const answer =
+  (status: number, body: string, type = 'application/json') =>
+  () =>
+    Promise.resolve(new Response(body, { status, headers: { 'content-type': type } }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('which failed calls sign the student out (spec 8, issue 13)', () => {
+  it('a call the browser aborted (a reload) is no answer and keeps the student signed in', async () => {
+    const error = await failureOf(() => Promise.reject(new DOMException('The user aborted a request.', 'AbortError')));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(gotNoAnswerFromApi(error)).toBe(true);
+    expect(shouldSignOutAfter(error)).toBe(false);
+  });
+
+  it('a network error (Failed to fetch) is no answer and keeps the student signed in', async () => {
+    const error = await failureOf(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).cause).toBeInstanceOf(TypeError);
+    expect(shouldSignOutAfter(error)).toBe(false);
+  });
+
+  it("the server's 401 signs the student out", async () => {
+    const error = await failureOf(
+      answer(401, JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Please sign in.' } })),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(401);
+    expect(shouldSignOutAfter(error)).toBe(true);
+  });
+
+  it("the server's own 500 answer signs the student out", async () => {
+    const error = await failureOf(
+      answer(500, JSON.stringify({ error: { code: 'INTERNAL', message: 'Something went wrong.' } })),
+    );
+    expect(error).toMatchObject({ status: 500, code: 'INTERNAL', fromApi: true });
+    expect(shouldSignOutAfter(error)).toBe(true);
+  });
+
+  it("a proxy's 502 page while the server restarts is not the server's answer and keeps the student signed in", async () => {
+    const error = await failureOf(answer(502, '<html>Bad Gateway</html>', 'text/html'));
+    expect(error).toMatchObject({ status: 502, code: 'UNKNOWN', fromApi: false });
+    expect(gotNoAnswerFromApi(error)).toBe(true);
+    expect(shouldSignOutAfter(error)).toBe(false);
+  });
+
+  it('a refusal the server answered (409) is no reason to sign out', async () => {
+    const error = await failureOf(
+      answer(409, JSON.stringify({ error: { code: 'NO_OPEN_ATTEMPT', message: 'Already submitted.' } })),
+    );
+    expect(error).toMatchObject({ status: 409, fromApi: true });
+    expect(gotNoAnswerFromApi(error)).toBe(false);
+    expect(shouldSignOutAfter(error)).toBe(false);
+  });
+});
