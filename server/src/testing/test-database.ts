@@ -26,7 +26,7 @@ export function templateDatabaseName(url: string): string {
  * A fresh database for one test file, copied from the migrated template that global-setup
  * made: a PGlite in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const url = testDatabaseUrl();
   if (!url) {
     const dump = new Blob([fs.readFileSync(TEMPLATE_DUMP)]);
@@ -39,6 +39,8 @@ export async function openTestDatabase(): Promise<Database> {
   const database = openPostgres(withDatabaseName(url, name), { max: 5 });
   return {
     ...database,
+    // For the few tests that hand the database to a PostgreSQL tool (the backup test).
+    url: withDatabaseName(url, name),
     async close() {
       await database.close();
       const cleanup = openPostgres(url, { max: 1 });
