@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMPLATE_DUMP } from '../testing/test-database.ts';
-import { openPglite } from './client.ts';
+import { dumpPglite, openPglite } from './client.ts';
 
 /** Every folder and file under `root` whose mode is not owner-only (0700 folders, 0600 files). */
 function notOwnerOnly(root: string): string[] {
@@ -42,11 +42,18 @@ describe('the embedded database on disk', () => {
     await database.db.execute('checkpoint');
     await database.close();
     expect(notOwnerOnly(dataDir)).toEqual([]);
-  });
+  }, 60_000); // a first start runs initdb on disk: several seconds on a busy machine
 
   it('is owner-only when restored from a dump, and again after an earlier version left it open', async () => {
     const dataDir = path.join(parent, 'pglite');
-    const dump = new Blob([fs.readFileSync(TEMPLATE_DUMP)]);
+    // The suite's template on a PGlite run; a PostgreSQL run has none, so an empty database's dump.
+    const dump = fs.existsSync(TEMPLATE_DUMP)
+      ? new Blob([fs.readFileSync(TEMPLATE_DUMP)])
+      : await openPglite().then(async (empty) => {
+          const blob = await dumpPglite(empty);
+          await empty.close();
+          return blob;
+        });
     const restored = await openPglite({ dataDir, dump });
     await restored.close();
     expect(notOwnerOnly(dataDir)).toEqual([]);
