@@ -4,6 +4,8 @@ import { ErrorCodes } from '@ts/contract';
 
 /** An error a person or a program can act on: becomes `{ error: { code, message, ...extra } }`. */
 export class AppError extends Error {
+  /** Headers the answer carries (Retry-After on a 429). */
+  readonly headers: Record<string, string> = {};
   constructor(
     readonly statusCode: number,
     readonly code: string,
@@ -27,7 +29,12 @@ export const validationFailed = (fields: { field: string; message: string }[]) =
   new AppError(400, ErrorCodes.validation, `${fields[0]?.field ?? 'request'}: ${fields[0]?.message ?? 'is invalid'}`, {
     fields,
   });
-export const tooManyRequests = (message: string) => new AppError(429, ErrorCodes.tooManyRequests, message);
+/** 429; with `retryAfterSeconds`, a Retry-After header says when to try again. */
+export const tooManyRequests = (message: string, retryAfterSeconds?: number) => {
+  const error = new AppError(429, ErrorCodes.tooManyRequests, message);
+  if (retryAfterSeconds !== undefined) error.headers['retry-after'] = String(retryAfterSeconds);
+  return error;
+};
 
 interface DatabaseErrorFields {
   code?: string;
@@ -79,6 +86,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       return reply
         .status(error.statusCode)
+        .headers(error.headers)
         .send({ error: { code: error.code, message: error.message, ...error.extra } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,55 +1,20 @@
-import { and, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SessionUser } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { loginFailures, staff, students } from '../../db/schema.ts';
+import { staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
-import { hashToken } from '../../platform/tokens.ts';
-import { AppError, tooManyRequests } from '../../plugins/errors.ts';
+import { AppError } from '../../plugins/errors.ts';
 import type { Auth } from '../../plugins/session.ts';
+import { withGuessThrottle } from './throttle.ts';
 
-/** Issue 2: at most 5 failed attempts per licence number or username per 15 minutes... */
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_SUBJECT = 5;
-/** ...plus a cap per address, high enough for a classroom or a library behind one address. */
-export const MAX_FAILURES_PER_ADDRESS = 30;
-
-type Scope = 'student' | 'admin';
+export { LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_SUBJECT } from './throttle.ts';
 
 const invalidLogin = () => new AppError(401, 'INVALID_LOGIN', 'Invalid username or password');
 
 /** Licence numbers are compared as the registration stores them: upper case, no spaces or dashes. */
 export function normaliseDlNumber(dlNumber: string): string {
   return dlNumber.toUpperCase().replace(/[\s-]/g, '');
-}
-
-function subjectHash(scope: Scope, subject: string): string {
-  // A licence number is personal data: the throttle table keeps only its hash.
-  return hashToken(`${scope}:${subject.toLowerCase()}`);
-}
-
-async function assertNotThrottled(db: Db, clock: Clock, scope: Scope, subject: string, ip: string): Promise<void> {
-  const since = new Date(clock.now().getTime() - LOGIN_WINDOW_MS);
-  const subjectMatches = and(
-    eq(loginFailures.scope, scope),
-    eq(loginFailures.subjectHash, subjectHash(scope, subject)),
-  );
-  const [row] = await db
-    .select({
-      bySubject: count(sql`case when ${subjectMatches} then 1 end`),
-      byAddress: count(sql`case when ${loginFailures.ip} = ${ip} then 1 end`),
-    })
-    .from(loginFailures)
-    .where(and(gt(loginFailures.createdAt, since), or(subjectMatches, eq(loginFailures.ip, ip))));
-  if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
-    throw tooManyRequests('Too many failed sign-in attempts. Please wait 15 minutes and try again.');
-  }
-}
-
-async function recordFailure(db: Db, clock: Clock, scope: Scope, subject: string, ip: string): Promise<void> {
-  await db
-    .insert(loginFailures)
-    .values({ scope, subjectHash: subjectHash(scope, subject), ip, createdAt: clock.now() });
 }
 
 function toStudentUser(student: typeof students.$inferSelect): SessionUser {
@@ -75,18 +40,6 @@ function toStaffUser(member: typeof staff.$inferSelect): SessionUser {
 }
 
 /**
- * Runs one sign-in attempt for a subject under a transaction-scoped advisory lock, so parallel
- * guesses are counted one after another and cannot all slip under the limit. The failure is
- * recorded in the same transaction; the caller throws after it commits.
- */
-async function attemptSignIn<T>(db: Db, lockKey: string, attempt: (tx: Db) => Promise<T | null>): Promise<T | null> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`);
-    return attempt(tx as unknown as Db);
-  });
-}
-
-/**
  * Spec 2: a student signs in with last name and licence number. "No such student" and
  * "wrong licence number" get the same answer.
  */
@@ -96,8 +49,8 @@ export async function authenticateStudent(
   input: { lastName: string; dlNumber: string; ip: string },
 ): Promise<SessionUser> {
   const dlNumber = normaliseDlNumber(input.dlNumber);
-  const student = await attemptSignIn(db, subjectHash('student', dlNumber), async (tx) => {
-    await assertNotThrottled(tx, clock, 'student', dlNumber, input.ip);
+  const who = { scope: 'student', subject: dlNumber, ip: input.ip } as const;
+  const student = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
     const [found] = await tx
       .select()
       .from(students)
@@ -109,7 +62,7 @@ export async function authenticateStudent(
         ),
       )
       .limit(1);
-    if (!found) await recordFailure(tx, clock, 'student', dlNumber, input.ip);
+    if (!found) await recordFailure();
     return found ?? null;
   });
   if (!student) throw invalidLogin();
@@ -137,15 +90,19 @@ export async function authenticateStaff(
   const subject = member ? `account:${String(member.id)}` : `login:${login}`;
   dummyHash ??= hashPassword('not-a-real-password');
   const fallbackHash = await dummyHash;
-  const signedIn = await attemptSignIn(db, subjectHash('admin', subject), async (tx) => {
-    await assertNotThrottled(tx, clock, 'admin', subject, input.ip);
-    const valid = await verifyPassword(member?.passwordHash ?? fallbackHash, input.password);
-    if (!member || !valid || member.disabledAt !== null) {
-      await recordFailure(tx, clock, 'admin', subject, input.ip);
-      return null;
-    }
-    return member;
-  });
+  const signedIn = await withGuessThrottle(
+    db,
+    clock,
+    { scope: 'admin', subject, ip: input.ip },
+    async (_tx, recordFailure) => {
+      const valid = await verifyPassword(member?.passwordHash ?? fallbackHash, input.password);
+      if (!member || !valid || member.disabledAt !== null) {
+        await recordFailure();
+        return null;
+      }
+      return member;
+    },
+  );
   if (!signedIn) throw invalidLogin();
   return toStaffUser(signedIn);
 }

@@ -20,16 +20,14 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
   // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
   serve(app, registerStudentEndpoint, PUBLIC, async ({ body, request }) => {
     const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
-    return registerStudent(db, clock, body, enrolledBy, config.schoolTimeZone);
+    return registerStudent(db, clock, body, enrolledBy, config.schoolTimeZone, request.ip);
   });
 
-  // Public, but proven by a reset token from the duplicate registration, or by the student's own session.
-  serve(app, resetCourse, PUBLIC, async ({ params, body, request }) => {
-    const auth = await request.getAuth();
+  // Public, but proven by the reset token the duplicate registration handed out (decision 004).
+  serve(app, resetCourse, PUBLIC, async ({ params, body }) => {
     const { archivedStudentId } = await resetStudentCourse(db, clock, {
       studentId: params.studentId,
       resetToken: body?.resetToken,
-      signedInStudentId: auth?.kind === 'student' ? auth.studentId : null,
     });
     return { status: 'RESET' as const, archivedStudentId };
   });

@@ -7,6 +7,7 @@ import { courts, payments, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
+import { withGuessThrottle } from '../auth/throttle.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -55,6 +56,7 @@ export async function registerStudent(
   input: Registration,
   enrolledByStaffId: number | null,
   schoolTimeZone: string,
+  ip: string,
 ): Promise<{ studentId: number }> {
   const dob = parseDateOfBirth(input.dob, clock.now());
   if (!dob) throw badRequest('Date of birth is not a valid date.');
@@ -66,8 +68,8 @@ export async function registerStudent(
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, input.court));
   if (!court) throw badRequest('Please choose a court from the list.');
 
-  const offerReset = enrolledByStaffId === null;
-  await assertNoActiveDuplicate(db, clock, input, offerReset);
+  const probe = enrolledByStaffId === null ? { ip } : null;
+  await assertNoActiveDuplicate(db, clock, input, dob, probe);
   const now = clock.now();
   const fields = {
     firstName: input.first_name,
@@ -127,7 +129,7 @@ export async function registerStudent(
     });
   } catch (error) {
     // Two registrations racing past the check: the unique index decides, with the same answer.
-    if (isUniqueViolation(error)) await assertNoActiveDuplicate(db, clock, input, offerReset);
+    if (isUniqueViolation(error)) await assertNoActiveDuplicate(db, clock, input, dob, probe);
     throw error;
   }
 }
@@ -149,65 +151,104 @@ export function parseCourtDueDate(us: string, today: string): string | null {
   return iso < today ? null : iso;
 }
 
-async function assertNoActiveDuplicate(db: Db, clock: Clock, input: Registration, offerReset: boolean): Promise<void> {
-  const [existing] = await db
-    .select({ id: students.id, dlNumber: students.dlNumber, lastName: students.lastName })
-    .from(students)
-    .where(
-      and(isNull(students.archivedAt), or(eq(students.email, input.email), eq(students.dlNumber, input.dl_number))),
-    )
-    .orderBy(sql`${students.dlNumber} = ${input.dl_number} desc`)
-    .limit(1);
-  if (!existing) return;
-
-  const provesIdentity =
-    offerReset &&
-    existing.dlNumber === input.dl_number &&
-    existing.lastName.trim().toLowerCase() === input.last_name.trim().toLowerCase();
-  let resetToken: string | undefined;
-  if (provesIdentity) {
-    resetToken = createToken();
-    await db.insert(resetTokens).values({
-      tokenHash: hashToken(resetToken),
-      studentId: existing.id,
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
-    });
+/**
+ * Spec 4: an active enrolment with the same email or licence number answers 409 with its
+ * studentId. For a public registration (`probe`) that answer tells a stranger whether a licence
+ * is enrolled, and its reset token can archive the course, so (issue 13) each duplicate found
+ * counts as a failed sign-in guess for the typed licence and the client's address (the 6th in 15
+ * minutes answers 429), and the token is issued only when last name, licence number and date of
+ * birth all match the enrolment. A manual enrolment by staff (`probe` null) is neither throttled
+ * nor offered a token.
+ */
+async function assertNoActiveDuplicate(
+  db: Db,
+  clock: Clock,
+  input: Registration,
+  dob: string,
+  probe: { ip: string } | null,
+): Promise<void> {
+  const findDuplicate = async (tx: Db) => {
+    const [existing] = await tx
+      .select({ id: students.id, dlNumber: students.dlNumber, lastName: students.lastName, dob: students.dob })
+      .from(students)
+      .where(
+        and(isNull(students.archivedAt), or(eq(students.email, input.email), eq(students.dlNumber, input.dl_number))),
+      )
+      .orderBy(sql`${students.dlNumber} = ${input.dl_number} desc`)
+      .limit(1);
+    return existing;
+  };
+  if (!probe) {
+    const existing = await findDuplicate(db);
+    if (existing) throw duplicateAccount(existing.id, undefined);
+    return;
   }
-  throw new AppError(409, 'DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
-    studentId: existing.id,
+  const who = { scope: 'student', subject: input.dl_number, ip: probe.ip } as const;
+  const duplicate = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
+    const existing = await findDuplicate(tx);
+    if (!existing) return null;
+    await recordFailure();
+    const provesIdentity =
+      existing.dlNumber === input.dl_number &&
+      existing.lastName.trim().toLowerCase() === input.last_name.trim().toLowerCase() &&
+      existing.dob === dob;
+    return {
+      studentId: existing.id,
+      resetToken: provesIdentity ? await issueResetToken(tx, clock, existing.id) : undefined,
+    };
+  });
+  // Thrown after the transaction commits, so the counted guess stays counted.
+  if (duplicate) throw duplicateAccount(duplicate.studentId, duplicate.resetToken);
+}
+
+function duplicateAccount(studentId: number, resetToken: string | undefined): AppError {
+  return new AppError(409, 'DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
+    studentId,
     ...(resetToken ? { resetToken } : {}),
   });
 }
 
+/** A short-lived, single-use token for resetCourse (decision 004); only its hash is kept. */
+async function issueResetToken(db: Db, clock: Clock, studentId: number): Promise<string> {
+  const resetToken = createToken();
+  await db.insert(resetTokens).values({
+    tokenHash: hashToken(resetToken),
+    studentId,
+    createdAt: clock.now(),
+    expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
+  });
+  return resetToken;
+}
+
 /**
  * Archives an enrolment so its owner can register again (spec 4, "Continue and Register").
- * Allowed with a valid single-use reset token for that enrolment, or by the enrolment's own
- * signed-in student. Nothing is deleted: the row keeps its progress, payments and certificates.
+ * Allowed only with a valid single-use reset token for that enrolment, which the duplicate
+ * registration hands out when it proves the enrolment's identity (decision 004). Not even the
+ * enrolment's own session may do it without one (issue 13): a stolen or shared session must not
+ * be able to wipe a paid course. Nothing is deleted: the row keeps its progress, payments and
+ * certificates.
  */
 export async function resetStudentCourse(
   db: Db,
   clock: Clock,
-  input: { studentId: number; resetToken: string | undefined; signedInStudentId: number | null },
+  input: { studentId: number; resetToken: string | undefined },
 ): Promise<{ archivedStudentId: number }> {
   const now = clock.now();
   return db.transaction(async (tx) => {
-    if (input.signedInStudentId !== input.studentId) {
-      if (!input.resetToken) throw forbidden('This course can only be reset from the registration that found it.');
-      const [used] = await tx
-        .update(resetTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(resetTokens.tokenHash, hashToken(input.resetToken)),
-            eq(resetTokens.studentId, input.studentId),
-            isNull(resetTokens.usedAt),
-            gt(resetTokens.expiresAt, now),
-          ),
-        )
-        .returning({ studentId: resetTokens.studentId });
-      if (!used) throw forbidden('This reset link is not valid any more. Please register again.');
-    }
+    if (!input.resetToken) throw forbidden('This course can only be reset from the registration that found it.');
+    const [used] = await tx
+      .update(resetTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(resetTokens.tokenHash, hashToken(input.resetToken)),
+          eq(resetTokens.studentId, input.studentId),
+          isNull(resetTokens.usedAt),
+          gt(resetTokens.expiresAt, now),
+        ),
+      )
+      .returning({ studentId: resetTokens.studentId });
+    if (!used) throw forbidden('This reset link is not valid any more. Please register again.');
     const [archived] = await tx
       .update(students)
       .set({ archivedAt: now, archiveReason: 'replaced_by_new_registration' })

@@ -6,9 +6,11 @@ import { auditLog, payments, resetTokens, sessions, students } from '../../db/sc
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { buildRegistration, createStaff, createStudent, getCourtId } from '../../testing/factories.ts';
 import { countRows } from '../../testing/rows.ts';
-import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { signInStaff, signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
 
 const MINUTE = 60_000;
+/** createStudent's birth date (1988-07-04) as the registration form types it. */
+const FACTORY_DOB = '07/04/1988';
 
 /** The fields a 400 names, each once. */
 function fieldsOf(response: LightMyRequestResponse): string[] {
@@ -25,11 +27,14 @@ describe('registration', () => {
     await t.close();
   });
 
-  const register = (payload: object, cookie?: string) =>
+  // Each registration from its own address, unless a test says otherwise: duplicates count
+  // against the per-address guess cap (issue 13), which only the throttle tests are about.
+  const register = (payload: object, cookie?: string, remoteAddress = uniqueAddress()) =>
     t.app.inject({
       method: 'POST',
       url: '/api/register/student',
       payload,
+      remoteAddress,
       ...(cookie ? { headers: { cookie } } : {}),
     });
   const resetCourse = (studentId: number, payload?: object, cookie?: string) =>
@@ -43,10 +48,16 @@ describe('registration', () => {
     const [row] = await t.db.select().from(students).where(eq(students.id, id));
     return row;
   };
+  /** What proves an enrolment's identity at registration: last name, licence number and birth date. */
+  const identityOf = (student: { lastName: string; dlNumber: string }) => ({
+    last_name: student.lastName,
+    dl_number: student.dlNumber,
+    dob: FACTORY_DOB,
+  });
   /** A registration that is refused as a duplicate of an existing enrolment, with its reset token. */
   const duplicateWithToken = async () => {
     const existing = await createStudent(t.db);
-    const response = await register(buildRegistration({ last_name: existing.lastName, dl_number: existing.dlNumber }));
+    const response = await register(buildRegistration(identityOf(existing)));
     const error = response.json().error as { resetToken?: string };
     if (!error.resetToken) throw new Error(`no reset token in ${response.body}`);
     return { existing, token: error.resetToken };
@@ -184,9 +195,9 @@ describe('registration', () => {
       expect(response.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: existing.id });
     });
 
-    it('offers a reset token when the licence number and the last name (in any case) both match', async () => {
+    it('offers a reset token when the licence number, the last name (in any case) and the birth date all match', async () => {
       const existing = await createStudent(t.db, { lastName: 'Okafor' });
-      const response = await register(buildRegistration({ last_name: 'OKAFOR', dl_number: existing.dlNumber }));
+      const response = await register(buildRegistration({ ...identityOf(existing), last_name: 'OKAFOR' }));
       expect(response.statusCode).toBe(409);
       expect(response.json().error).toMatchObject({
         studentId: existing.id,
@@ -200,6 +211,15 @@ describe('registration', () => {
       expect(response.statusCode).toBe(409);
       expect(response.json().error.studentId).toBe(existing.id);
       expect(response.json().error).not.toHaveProperty('resetToken');
+    });
+
+    it('offers no reset token when licence number and last name match but the birth date differs', async () => {
+      const existing = await createStudent(t.db);
+      const response = await register(buildRegistration({ ...identityOf(existing), dob: '07/05/1988' }));
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.studentId).toBe(existing.id);
+      expect(response.json().error).not.toHaveProperty('resetToken');
+      expect(await t.db.select().from(resetTokens).where(eq(resetTokens.studentId, existing.id))).toEqual([]);
     });
 
     it('offers no reset token when the licence number matches but the last name differs', async () => {
@@ -243,10 +263,7 @@ describe('registration', () => {
   describe('PUT /api/students/resetcourse/{studentId} ("Continue and Register")', () => {
     it('archives the existing enrolment with the reset token, and the same registration then succeeds', async () => {
       const existing = await createStudent(t.db, { paymentAt: new Date('2026-11-01T00:00:00Z') });
-      const registration: Registration = buildRegistration({
-        last_name: existing.lastName,
-        dl_number: existing.dlNumber,
-      });
+      const registration: Registration = buildRegistration(identityOf(existing));
       const refused = await register(registration);
       const { resetToken } = refused.json<{ error: { resetToken: string } }>().error;
 
@@ -322,15 +339,15 @@ describe('registration', () => {
       expect((await findStudent(existing.id))?.archivedAt).toBeNull();
     });
 
-    it('lets a signed-in student reset their own course without a token (spec 7: the call has no payload)', async () => {
-      const student = await createStudent(t.db);
+    it('does not let a signed-in student archive their own course without the dialog’s token (issue 13)', async () => {
+      const student = await createStudent(t.db, { paymentAt: new Date('2026-11-01T00:00:00Z') });
       const cookie = await signInStudent(t.app, student);
 
       const response = await resetCourse(student.id, undefined, cookie);
 
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ status: 'RESET', archivedStudentId: student.id });
-      expect((await findStudent(student.id))?.archivedAt).toEqual(t.clock.now());
+      expect(response.statusCode).toBe(403);
+      expect((await findStudent(student.id))?.archivedAt).toBeNull();
+      expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode).toBe(200);
     });
 
     it('does not let a signed-in student reset another student’s course', async () => {
@@ -382,6 +399,93 @@ describe('registration', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('duplicate probes count as sign-in guesses (issue 13)', () => {
+    const signIn = (student: { lastName: string; dlNumber: string }, remoteAddress = uniqueAddress()) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login/student',
+        payload: { last_name: student.lastName, dl_number: student.dlNumber },
+        remoteAddress,
+      });
+
+    it('answers the 6th probe of one licence within 15 minutes with 429 and Retry-After, from any address', async () => {
+      const existing = await createStudent(t.db);
+      for (let probe = 1; probe <= 5; probe += 1) {
+        const response = await register(
+          buildRegistration({ dl_number: existing.dlNumber, last_name: `Guess${String(probe)}` }),
+        );
+        expect(response.statusCode, `probe ${String(probe)}`).toBe(409);
+      }
+      const sixth = await register(buildRegistration(identityOf(existing)));
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json().error.code).toBe('TOO_MANY_REQUESTS');
+      expect(sixth.json().error).not.toHaveProperty('resetToken');
+      expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    });
+
+    it('locks sign-in for a licence that registration has probed five times', async () => {
+      const existing = await createStudent(t.db);
+      for (let probe = 1; probe <= 5; probe += 1) {
+        await register(buildRegistration({ dl_number: existing.dlNumber }));
+      }
+      const response = await signIn(existing);
+      expect(response.statusCode).toBe(429);
+      expect(response.headers['retry-after']).toBeDefined();
+    });
+
+    it('counts failed sign-ins against registration probes of the same licence', async () => {
+      const existing = await createStudent(t.db);
+      for (let guess = 1; guess <= 5; guess += 1) {
+        expect((await signIn({ lastName: `Wrong${String(guess)}`, dlNumber: existing.dlNumber })).statusCode).toBe(401);
+      }
+      const probe = await register(buildRegistration(identityOf(existing)));
+      expect(probe.statusCode).toBe(429);
+      expect(await t.db.select().from(resetTokens).where(eq(resetTokens.studentId, existing.id))).toEqual([]);
+    });
+
+    it('caps duplicate probes of many licences from one address', async () => {
+      const address = uniqueAddress();
+      const statuses: number[] = [];
+      for (let probe = 1; probe <= 31; probe += 1) {
+        const existing = await createStudent(t.db);
+        statuses.push(
+          (await register(buildRegistration({ dl_number: existing.dlNumber }), undefined, address)).statusCode,
+        );
+      }
+      expect(statuses.slice(0, 30).every((status) => status === 409)).toBe(true);
+      expect(statuses[30]).toBe(429);
+    });
+
+    it('does not count a registration that finds no duplicate', async () => {
+      const address = uniqueAddress();
+      for (let n = 1; n <= 6; n += 1) {
+        expect((await register(buildRegistration(), undefined, address)).statusCode).toBe(201);
+      }
+    });
+
+    it('lets the licence be tried again once the 15 minutes have passed', async () => {
+      const existing = await createStudent(t.db);
+      for (let probe = 1; probe <= 5; probe += 1) {
+        await register(buildRegistration({ dl_number: existing.dlNumber }));
+      }
+      expect((await register(buildRegistration(identityOf(existing)))).statusCode).toBe(429);
+      t.clock.advance(15 * MINUTE + 1000);
+      const later = await register(buildRegistration(identityOf(existing)));
+      expect(later.statusCode).toBe(409);
+      expect(later.json().error.resetToken).toEqual(expect.any(String));
+    });
+
+    it('answers concurrent probes of one licence with at most five 409s', async () => {
+      const existing = await createStudent(t.db);
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => register(buildRegistration({ dl_number: existing.dlNumber }))),
+      ).then((responses) => responses.map((response) => response.statusCode));
+      expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(3);
     });
   });
 

@@ -54,6 +54,8 @@ export function RegisterPage() {
           studentId: Number(caught.details.studentId),
           resetToken: typeof caught.details.resetToken === 'string' ? caught.details.resetToken : undefined,
         });
+      } else if (caught instanceof ApiError && caught.status === 429) {
+        setError(t('register.tooMany'));
       } else if (caught instanceof ApiError && caught.status === 400) {
         setError(t('register.invalid'));
       } else {

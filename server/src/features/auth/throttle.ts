@@ -1,0 +1,82 @@
+import { and, count, eq, gt, min, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { loginFailures } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { hashToken } from '../../platform/tokens.ts';
+import { tooManyRequests } from '../../plugins/errors.ts';
+
+/** Issue 2: at most 5 failed attempts per licence number or username per 15 minutes... */
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+export const MAX_FAILURES_PER_SUBJECT = 5;
+/** ...plus a cap per address, high enough for a classroom or a library behind one address. */
+export const MAX_FAILURES_PER_ADDRESS = 30;
+
+/**
+ * Whose guesses are counted: a student's licence number (sign-in, and registrations that hit an
+ * existing enrolment: both reveal whether a licence and last name belong together, issue 13) or a
+ * staff account.
+ */
+export type ThrottleScope = 'student' | 'admin';
+
+export interface ThrottleSubject {
+  scope: ThrottleScope;
+  /** The licence number, or the staff account or typed login. */
+  subject: string;
+  /** The client's address. */
+  ip: string;
+}
+
+/** The hash the throttle table keeps: a licence number is personal data. */
+export function throttleSubjectHash(scope: ThrottleScope, subject: string): string {
+  return hashToken(`${scope}:${subject.toLowerCase()}`);
+}
+
+/**
+ * Runs one guess of a subject under a transaction-scoped advisory lock, so parallel guesses are
+ * counted one after another and cannot all slip under the limit. A subject or address over its
+ * limit gets 429 with Retry-After before the guess runs. The guess calls `recordFailure()` when it
+ * fails; the failure commits with the transaction, so the guess must return (not throw) and let the
+ * caller throw after the commit.
+ */
+export async function withGuessThrottle<T>(
+  db: Db,
+  clock: Clock,
+  who: ThrottleSubject,
+  guess: (tx: Db, recordFailure: () => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const subjectHash = throttleSubjectHash(who.scope, who.subject);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subjectHash}))`);
+    await assertUnderLimits(tx, clock, who.scope, subjectHash, who.ip);
+    return guess(tx, async () => {
+      await tx.insert(loginFailures).values({ scope: who.scope, subjectHash, ip: who.ip, createdAt: clock.now() });
+    });
+  });
+}
+
+async function assertUnderLimits(
+  db: Db,
+  clock: Clock,
+  scope: ThrottleScope,
+  subjectHash: string,
+  ip: string,
+): Promise<void> {
+  const now = clock.now().getTime();
+  const since = new Date(now - LOGIN_WINDOW_MS);
+  const subjectMatches = and(eq(loginFailures.scope, scope), eq(loginFailures.subjectHash, subjectHash));
+  const addressMatches = eq(loginFailures.ip, ip);
+  const [row] = await db
+    .select({
+      bySubject: count(sql`case when ${subjectMatches} then 1 end`),
+      byAddress: count(sql`case when ${addressMatches} then 1 end`),
+      oldest: min(loginFailures.createdAt),
+    })
+    .from(loginFailures)
+    .where(and(gt(loginFailures.createdAt, since), or(subjectMatches, addressMatches)));
+  if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
+    // When the oldest counted failure leaves the window, one more attempt is allowed.
+    const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
+    throw tooManyRequests('Too many failed sign-in attempts. Please wait 15 minutes and try again.', retryAfterSeconds);
+  }
+}
