@@ -357,6 +357,8 @@ describe('auth', () => {
       expect(sixth.headers['content-type']).toContain('application/json');
       expect(sixth.json()).toEqual(TOO_MANY);
       expect(sixth.cookies).toEqual([]);
+      // The first failure leaves the 15-minute window in 15 minutes (the test clock stands still).
+      expect(sixth.headers['retry-after']).toBe('900');
     });
 
     it('counts a licence number typed with other spacing or case as the same licence number', async () => {
