@@ -21,8 +21,16 @@ export function formatCertificateNumber(year: number, value: number): string {
   return `TS-${String(year)}-${String(value).padStart(6, '0')}`;
 }
 
-/** Spec 2 and 9: a student's name on the public verification page, partly masked (José N****). */
+/**
+ * A student's name on the public verification page: initials only ("J. N."), so anyone holding
+ * a certificate number can check it belongs to the person in front of them, but learns neither
+ * the first name nor how long the last name is (issue 13). A hyphenated or multi-part name gives
+ * the initial of its first part.
+ */
 export function maskName(firstName: string, lastName: string): string {
-  const initial = [...lastName.trim()][0] ?? '';
-  return `${firstName.trim()} ${initial}${'*'.repeat(Math.max(3, [...lastName.trim()].length - 1))}`;
+  const initial = (name: string) => [...name.trim()][0]?.toLocaleUpperCase() ?? '';
+  return [initial(firstName), initial(lastName)]
+    .filter((letter) => letter !== '')
+    .map((letter) => `${letter}.`)
+    .join(' ');
 }

@@ -8,6 +8,7 @@ import {
   listCertificates,
   RESEND_DELIVERY_ROLES,
   searchCertificateArchive,
+  text,
   verifyCertificate,
 } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
@@ -32,6 +33,9 @@ import {
 import { resendDelivery } from './deliveries.service.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 
+/** Lookups by certificate number from outside (the QR code's /verify, PDF downloads), per address. */
+const PUBLIC_LOOKUP_LIMIT = { max: 30, timeWindow: '1 minute' };
+
 /** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
 async function getVisibleStudent(db: Db, auth: Auth, studentId: number) {
   const [student] = await db
@@ -51,6 +55,8 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
     if (query.noEmail === '1') {
       if (auth.kind !== 'staff' || auth.role !== 'super_admin')
         throw forbidden('Only a super admin issues a new certificate.');
+      // A new certificate replaces one the student earned: never one for a course not finished (issue 13).
+      if (!student.completedAt) throw courseNotComplete();
       const completionDate = parseCompletionDate(body.completionDate ?? '', clock.now());
       if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
       const issued = await db.transaction((tx) =>
@@ -105,38 +111,47 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
 
   // Public, for the QR code: says only whether the number is genuine, and is rate-limited.
   serve(app, verifyCertificate, PUBLIC, async ({ params }) => verifyCertificateNumber(db, params.number), {
-    rateLimit: { max: 30, timeWindow: '1 minute' },
+    rateLimit: PUBLIC_LOOKUP_LIMIT,
   });
 
   // The PDF: for its owner, staff whose scope covers the student, or a signed link from an email.
+  // Anyone else gets 404 for every number, real or not, under the same limit as /verify: numbers
+  // are sequential, so a different answer for a real one would be an oracle (issue 13).
+  const DownloadParams = z.object({ number: text().min(1).max(40) });
   const DownloadQuery = z.object({
-    expires: z.coerce.number().int().optional(),
-    signature: z.string().max(100).optional(),
+    expires: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    signature: text().max(100).optional(),
   });
+  const noSuchCertificate = () => notFound('No such certificate.');
   declareAccess(app, 'GET', '/api/certificates/:number/pdf', PUBLIC);
-  app.get('/api/certificates/:number/pdf', { schema: { hide: true } }, async (request, reply) => {
-    const { number } = z.object({ number: z.string().min(1).max(40) }).parse(request.params);
-    const query = DownloadQuery.safeParse(request.query);
-    const file = await findCertificateFile(db, number);
-    if (!file) throw notFound('No such certificate.');
-    const signed =
-      query.success &&
-      isValidDownloadSignature(
-        await getLinkKey(db),
-        file.number,
-        query.data.expires,
-        query.data.signature,
-        clock.now(),
-      );
-    const auth = await request.getAuth();
-    if (!signed && !(auth && canSeeStudent(auth, { id: file.studentId, courtId: file.courtId }))) {
-      if (!auth) throw new AppError(401, 'UNAUTHENTICATED', 'Please sign in to download your certificate.');
-      throw notFound('No such certificate.');
-    }
-    return reply
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', 'attachment; filename="Certificate_Of_Completion.pdf"')
-      .header('cache-control', 'private, no-store')
-      .send(file.pdf);
-  });
+  app.get(
+    '/api/certificates/:number/pdf',
+    { schema: { hide: true }, config: { rateLimit: PUBLIC_LOOKUP_LIMIT } },
+    async (request, reply) => {
+      const params = DownloadParams.safeParse(request.params);
+      if (!params.success) throw noSuchCertificate();
+      const query = DownloadQuery.safeParse(request.query);
+      const signed =
+        query.success &&
+        isValidDownloadSignature(
+          await getLinkKey(db),
+          params.data.number,
+          query.data.expires,
+          query.data.signature,
+          clock.now(),
+        );
+      const auth = signed ? null : await request.getAuth();
+      if (!signed && !auth) throw noSuchCertificate();
+      const file = await findCertificateFile(db, params.data.number);
+      if (!file) throw noSuchCertificate();
+      if (!signed && !(auth && canSeeStudent(auth, { id: file.studentId, courtId: file.courtId }))) {
+        throw noSuchCertificate();
+      }
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', 'attachment; filename="Certificate_Of_Completion.pdf"')
+        .header('cache-control', 'private, no-store')
+        .send(file.pdf);
+    },
+  );
 }

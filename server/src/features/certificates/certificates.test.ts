@@ -276,15 +276,32 @@ describe('certificates', () => {
       expect(sha256(response.rawPayload)).toBe(student.certificate.pdfSha256);
     });
 
-    it('hides a certificate from another student (404) and asks an anonymous caller to sign in (401)', async () => {
+    it('hides a certificate from another student and from an anonymous caller with the 404 of a number never issued', async () => {
       const student = await completedStudent();
       const other = await createCourseStudent(t);
       const byOther = await other.client.get(pdfUrl(student.certificate.number));
       expect(byOther.statusCode).toBe(404);
       expect(byOther.headers['content-type']).not.toBe('application/pdf');
+      // Numbers are sequential: a stranger must not learn which ones are real (issue 13).
       const anonymous = await anonymousGet(t, pdfUrl(student.certificate.number));
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json().error.code).toBe('UNAUTHENTICATED');
+      const neverIssued = await anonymousGet(t, pdfUrl('TS-1999-000001'));
+      expect(anonymous.statusCode).toBe(404);
+      expect(anonymous.body).toBe(neverIssued.body);
+      expect(anonymous.headers['content-type']).toBe(neverIssued.headers['content-type']);
+    });
+
+    it('answers anonymous downloads beyond 30 a minute from one address with 429, as /verify does', async () => {
+      const student = await completedStudent();
+      const remoteAddress = uniqueAddress();
+      const statuses: number[] = [];
+      for (let n = 0; n < 31; n += 1) {
+        const number = `TS-2026-${String(900000 + n)}`;
+        statuses.push((await t.app.inject({ method: 'GET', url: pdfUrl(number), remoteAddress })).statusCode);
+      }
+      expect(statuses.slice(0, 30).every((status) => status === 404)).toBe(true);
+      expect(statuses[30]).toBe(429);
+      const real = await t.app.inject({ method: 'GET', url: pdfUrl(student.certificate.number), remoteAddress });
+      expect(real.statusCode).toBe(429);
     });
 
     it('gives it to staff whose scope covers the student’s court and hides it from an admin limited to another court', async () => {
@@ -329,14 +346,14 @@ describe('certificates', () => {
         `${pdfUrl(student.certificate.number)}?expires=${String(expires)}`,
       ];
       for (const tamperedUrl of tampered) {
-        expect((await anonymousGet(t, tamperedUrl)).statusCode).toBe(401);
+        expect((await anonymousGet(t, tamperedUrl)).statusCode).toBe(404);
       }
 
       t.clock.advance(29 * DAY);
       expect((await anonymousGet(t, link)).statusCode).toBe(200);
       t.clock.advance(2 * DAY);
       const expired = await anonymousGet(t, link);
-      expect(expired.statusCode).toBe(401);
+      expect(expired.statusCode).toBe(404);
       expect(expired.headers['content-type']).not.toBe('application/pdf');
     });
   });
@@ -382,9 +399,9 @@ describe('certificates', () => {
         number: student.certificate.number,
         completion_date: student.certificate.completionDate,
         court_name: student.court.name,
-        student_name: 'José N****',
+        student_name: 'J. N.',
       });
-      for (const secret of [student.dlNumber, '1991-03-09', '03/09/1991', student.email, 'Núñez']) {
+      for (const secret of [student.dlNumber, '1991-03-09', '03/09/1991', student.email, 'Núñez', 'José', 'N*']) {
         expect(response.body).not.toContain(secret);
       }
     });
@@ -455,6 +472,15 @@ describe('certificates', () => {
       const response = await issueAsAdmin(member, student.id);
       expect(response.statusCode).toBe(403);
       expect(await certificatesOf(t.db, student.id)).toHaveLength(1);
+    });
+
+    it('refuses a student who has not finished the course with 409 and issues nothing (issue 13)', async () => {
+      const student = await createCourseStudent(t);
+      const superAdmin = await signedInStaff(t, 'super_admin');
+      const response = await issueAsAdmin(superAdmin, student.id, 'January 1, 2023');
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('COURSE_NOT_COMPLETE');
+      expect(await certificatesOf(t.db, student.id)).toEqual([]);
     });
 
     it('refuses the student themself with 403', async () => {
