@@ -6,9 +6,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { withGuessThrottle } from './throttle.ts';
-
-export { LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_SUBJECT } from './throttle.ts';
+import { staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
 const invalidLogin = () => new AppError(401, 'INVALID_LOGIN', 'Invalid username or password');
 
@@ -87,7 +85,7 @@ export async function authenticateStaff(
     .from(staff)
     .where(or(sql`lower(${staff.username}) = ${login}`, sql`lower(${staff.email}) = ${login}`))
     .limit(1);
-  const subject = member ? `account:${String(member.id)}` : `login:${login}`;
+  const subject = member ? staffAccountThrottleSubject(member.id) : `login:${login}`;
   dummyHash ??= hashPassword('not-a-real-password');
   const fallbackHash = await dummyHash;
   const signedIn = await withGuessThrottle(

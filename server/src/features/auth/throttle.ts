@@ -24,6 +24,16 @@ export interface ThrottleSubject {
   subject: string;
   /** The client's address. */
   ip: string;
+  /** What a 429 says (a sign-in's words unless the caller has its own). */
+  tooManyMessage?: string;
+}
+
+/**
+ * A staff account's throttle subject: sign-ins and password changes of one account share one
+ * budget, whichever name (username or email) was typed.
+ */
+export function staffAccountThrottleSubject(staffId: number): string {
+  return `account:${String(staffId)}`;
 }
 
 /** The hash the throttle table keeps: a licence number is personal data. */
@@ -47,20 +57,15 @@ export async function withGuessThrottle<T>(
   const subjectHash = throttleSubjectHash(who.scope, who.subject);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subjectHash}))`);
-    await assertUnderLimits(tx, clock, who.scope, subjectHash, who.ip);
+    await assertUnderLimits(tx, clock, who, subjectHash);
     return guess(tx, async () => {
       await tx.insert(loginFailures).values({ scope: who.scope, subjectHash, ip: who.ip, createdAt: clock.now() });
     });
   });
 }
 
-async function assertUnderLimits(
-  db: Db,
-  clock: Clock,
-  scope: ThrottleScope,
-  subjectHash: string,
-  ip: string,
-): Promise<void> {
+async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject, subjectHash: string): Promise<void> {
+  const { scope, ip } = who;
   const now = clock.now().getTime();
   const since = new Date(now - LOGIN_WINDOW_MS);
   const subjectMatches = and(eq(loginFailures.scope, scope), eq(loginFailures.subjectHash, subjectHash));
@@ -77,6 +82,9 @@ async function assertUnderLimits(
     // When the oldest counted failure leaves the window, one more attempt is allowed.
     const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
-    throw tooManyRequests('Too many failed sign-in attempts. Please wait 15 minutes and try again.', retryAfterSeconds);
+    throw tooManyRequests(
+      who.tooManyMessage ?? 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
+      retryAfterSeconds,
+    );
   }
 }

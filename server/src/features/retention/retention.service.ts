@@ -2,7 +2,7 @@ import { isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { LOGIN_WINDOW_MS } from '../auth/auth.service.ts';
+import { LOGIN_WINDOW_MS } from '../auth/throttle.ts';
 
 /**
  * Credentials and throttle counters that can no longer do anything are deleted (decision 014):

@@ -7,7 +7,7 @@ import { archiveStudent, recordPaymentAt } from '../../testing/dashboard-data.ts
 import { createStaff, createStudent } from '../../testing/factories.ts';
 import { countRows } from '../../testing/rows.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { LOGIN_WINDOW_MS } from '../auth/auth.service.ts';
+import { LOGIN_WINDOW_MS } from '../auth/throttle.ts';
 import { purgeExpiredRecords, startRetentionJob } from './retention.service.ts';
 
 const MINUTE = 60_000;

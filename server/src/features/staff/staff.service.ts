@@ -2,16 +2,16 @@ import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-o
 import { SET_PASSWORD_LINK_HOURS, StaffErrorCodes, type StaffAccount, type StaffRole } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { courts, loginFailures, staff, staffPasswordTokens } from '../../db/schema.ts';
+import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
-import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../plugins/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
 import { endStaffSessions } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { LOGIN_WINDOW_MS, MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_SUBJECT } from '../auth/auth.service.ts';
+import { staffAccountThrottleSubject, withGuessThrottle } from '../auth/throttle.ts';
 
 type StaffRow = typeof staff.$inferSelect;
 type MailDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer'>;
@@ -399,16 +399,10 @@ export async function setStaffPassword(
 }
 
 /**
- * The sign-in throttle's subject for a staff account. It must stay the same as
- * authenticateStaff's, so wrong current passwords and wrong sign-ins share one budget (the test
- * "counts wrong current passwords against the sign-in limit" checks that they do).
- */
-const accountThrottleSubject = (staffId: number) => hashToken(`admin:account:${String(staffId)}`);
-
-/**
  * Spec 7 POST /admin/change-password: a staff member changes their own password. A wrong current
- * password counts as a failed sign-in of the account, so it cannot be guessed here faster than at
- * the login page. Every other session of the member ends; this one continues.
+ * password counts as a failed sign-in of the account (the same throttle subject as
+ * authenticateStaff's), so it cannot be guessed here faster than at the login page. Every other
+ * session of the member ends; this one continues.
  */
 export async function changeStaffPassword(
   db: Db,
@@ -417,32 +411,17 @@ export async function changeStaffPassword(
   input: { userId: number; currentPw: string; newPw: string; ip: string },
 ): Promise<void> {
   if (input.userId !== auth.staffId) throw forbidden('You can only change your own password.');
-  const subject = accountThrottleSubject(auth.staffId);
-  const changed = await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    // The same lock as a sign-in of this account, so parallel guesses are counted in turn.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subject}))`);
-    const since = new Date(clock.now().getTime() - LOGIN_WINDOW_MS);
-    const subjectMatches = and(eq(loginFailures.scope, 'admin'), eq(loginFailures.subjectHash, subject));
-    const [failures] = await tx
-      .select({
-        bySubject: count(sql`case when ${subjectMatches} then 1 end`),
-        byAddress: count(sql`case when ${loginFailures.ip} = ${input.ip} then 1 end`),
-      })
-      .from(loginFailures)
-      .where(and(gt(loginFailures.createdAt, since), or(subjectMatches, eq(loginFailures.ip, input.ip))));
-    if (
-      (failures?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT ||
-      (failures?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS
-    ) {
-      throw tooManyRequests('Too many failed attempts. Please wait 15 minutes and try again.');
-    }
+  const who = {
+    scope: 'admin',
+    subject: staffAccountThrottleSubject(auth.staffId),
+    ip: input.ip,
+    tooManyMessage: 'Too many failed attempts. Please wait 15 minutes and try again.',
+  } as const;
+  const changed = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
     const [member] = await tx.select().from(staff).where(eq(staff.id, auth.staffId));
     if (!member) throw notFound();
     if (!(await verifyPassword(member.passwordHash, input.currentPw))) {
-      await tx
-        .insert(loginFailures)
-        .values({ scope: 'admin', subjectHash: subject, ip: input.ip, createdAt: clock.now() });
+      await recordFailure();
       return false;
     }
     const now = clock.now();
