@@ -103,10 +103,10 @@ export function serve<E extends Endpoint, A extends Access>(
     onRequest: async (request) => {
       await authorize(request, access);
     },
-    // No text may carry a NUL byte (PostgreSQL refuses it): checked here once for every field of
-    // every route, so a new field cannot forget it.
+    // No text may carry a NUL byte or a lone surrogate (PostgreSQL cannot store them): checked
+    // here once for every field of every route, so a new field cannot forget it.
     preValidation: async (request) => {
-      rejectNulBytes(request);
+      rejectUnstorableText(request);
     },
     handler: async (request, reply) => {
       // Public routes skip the session lookup: it is the costliest query of a signed-in request.
@@ -138,29 +138,50 @@ async function authorize(request: FastifyRequest, access: Access): Promise<void>
   }
 }
 
-function rejectNulBytes(request: FastifyRequest): void {
+function rejectUnstorableText(request: FastifyRequest): void {
   for (const [part, value] of [
     ['params', request.params],
     ['query', request.query],
     ['body', request.body],
   ] as const) {
+    const problem = findUnstorableText(value);
     // Named like a schema error's field ("first_name", "answers/0"), or the part for a bare value.
-    const field = findNulByte(value, '');
-    if (field !== undefined) {
-      throw validationFailed([{ field: field || part, message: 'must not contain a NUL character' }]);
-    }
+    if (problem) throw validationFailed([{ field: problem.field || part, message: problem.message }]);
   }
 }
 
-/** The path of the first key or text holding a NUL byte, e.g. "answers/0/content". */
-function findNulByte(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const itemPath = path ? `${path}/${key}` : key;
-    if (key.includes('\u0000')) return itemPath;
-    const found = findNulByte(item, itemPath);
-    if (found !== undefined) return found;
+/** Deeper than any request of the contract: a body nested deeper is refused before it is walked. */
+const MAX_DEPTH = 32;
+
+/**
+ * The first key or text the database cannot store, with its path ("answers/0/content"): a NUL
+ * byte (PostgreSQL refuses it in text), a lone UTF-16 surrogate (refused in jsonb, silently
+ * replaced in text), or nesting past MAX_DEPTH. Walked with its own stack, so a body nested
+ * thousands deep cannot overflow the call stack.
+ */
+function findUnstorableText(value: unknown): { field: string; message: string } | undefined {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const textProblem = problemOfText(next.value);
+    if (textProblem) return { field: next.path, message: textProblem };
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth >= MAX_DEPTH) return { field: next.path, message: 'is nested too deeply' };
+    for (const [key, item] of Object.entries(next.value)) {
+      const path = next.path ? `${next.path}/${key}` : key;
+      const keyProblem = problemOfText(key);
+      if (keyProblem) return { field: path, message: keyProblem };
+      pending.push({ value: item, path, depth: next.depth + 1 });
+    }
   }
+  return undefined;
+}
+
+/** Half of a UTF-16 surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function problemOfText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.includes('\u0000')) return 'must not contain a NUL character';
+  if (LONE_SURROGATE.test(value)) return 'must be valid Unicode text';
   return undefined;
 }

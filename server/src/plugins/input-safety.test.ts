@@ -117,6 +117,34 @@ describe('input the database cannot hold', () => {
     expect(response.statusCode).toBe(400);
   });
 
+  it('answers a lone surrogate in any text with a 400, and accepts a real emoji', async () => {
+    const lone = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/admin',
+      payload: { username: 'admin\ud800', password: 'whatever' },
+    });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json().error.fields).toEqual([{ field: 'username', message: 'must be valid Unicode text' }]);
+    const emoji = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/admin',
+      payload: { username: 'admin😀', password: 'whatever' },
+    });
+    expect(emoji.statusCode).toBe(401);
+  });
+
+  it('answers a body nested thousands deep with a 400, not a stack overflow', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/register/student',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"first_name":${deep}}`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields).toEqual([expect.objectContaining({ message: 'is nested too deeply' })]);
+  });
+
   it.each([
     ['a right-to-left override', 'Smith\u202e'],
     ['a left-to-right isolate', '\u2066Smith'],
