@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
+import { badRequest, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { localDate } from '../../platform/clock.ts';
