@@ -1,9 +1,11 @@
+import { completeCourseByApi } from './course-content.ts';
 import { expect, expectNoSeriousA11yViolations, registerStudent, signInAsAdmin, test } from './fixtures.ts';
 
 test('a super_admin marks a student paid and issues a certificate with a chosen date from the student detail', async ({
   page,
   request,
 }) => {
+  test.setTimeout(60_000);
   const student = await registerStudent(request);
   await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
@@ -25,7 +27,17 @@ test('a super_admin marks a student paid and issues a certificate with a chosen 
   await expect(page.getByText(today).first()).toBeVisible();
   await expect(page.getByText(/Marked paid by staff/)).toBeVisible();
 
+  // A new certificate is for a finished course only: the box waits, saying why, until the final is passed.
   const dateBox = page.getByLabel('Completion date');
+  await expect(dateBox).toBeDisabled();
+  await expect(
+    page.getByText('A new certificate can be generated once the student has passed the final exam.'),
+  ).toBeVisible();
+  await completeCourseByApi(request, student);
+  await page.reload();
+  await expect(page.getByText('Complete', { exact: true })).toBeVisible();
+  await expect(dateBox).toBeEnabled();
+
   await expect(dateBox).toHaveAttribute('placeholder', 'January 1, 2023');
   await dateBox.fill('Jan 1 2023');
   await page.getByRole('button', { name: 'Generate new certificate' }).click();
@@ -34,7 +46,8 @@ test('a super_admin marks a student paid and issues a certificate with a chosen 
   await dateBox.fill('January 1, 2023');
   await page.getByRole('button', { name: 'Generate new certificate' }).click();
   await expect(page.getByRole('link', { name: 'Certificate_Of_Completion.pdf' })).toBeVisible();
-  await expect(page.getByText(/^TS-\d{4}-\d{6}/)).toBeVisible();
+  // The one issued at completion and the new one.
+  await expect(page.getByText(/^TS-\d{4}-\d{6}/)).toHaveCount(2);
 });
 
 test('a student id that does not exist shows the spec message', async ({ page }) => {

@@ -229,14 +229,17 @@ export function StudentDetailPage() {
           className="flex flex-col gap-3 rounded-lg bg-white p-6 shadow sm:flex-row sm:items-end"
         >
           <div className="flex-1">
+            {/* The server issues a new certificate only for a finished course (issue 13). */}
             <TextField
               label={t('adminStudent.completionDate')}
               name="completionDate"
               placeholder="January 1, 2023"
               required
+              disabled={!complete}
+              hint={complete ? undefined : t('adminStudent.generateNeedsCompletion')}
             />
           </div>
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || !complete}>
             {t('adminStudent.generate')}
           </Button>
         </form>

@@ -414,6 +414,30 @@ describe('Student detail: attempts and who enrolled the student', () => {
   });
 });
 
+describe('Student detail: a new certificate only for a finished course (issue 13)', () => {
+  it('offers a super_admin the completion date and Generate for a student who passed the final', async () => {
+    signInAs('super_admin');
+    stubApi(() => ({ status: 200, body: detail({ completed_at: '2026-11-03T10:00:00Z' }) }));
+    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    await settle();
+    expect(byLabel(page, 'Completion date').disabled).toBe(false);
+    expect(buttonNamed(page, 'Generate new certificate')?.disabled).toBe(false);
+    expect(page.textContent).not.toContain('once the student has passed the final exam');
+  });
+
+  it('shows them disabled, saying why, for a student still in progress', async () => {
+    signInAs('super_admin');
+    stubApi(() => ({ status: 200, body: detail({}) }));
+    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    await settle();
+    const box = byLabel(page, 'Completion date');
+    expect(box.disabled).toBe(true);
+    expect(buttonNamed(page, 'Generate new certificate')?.disabled).toBe(true);
+    const hint = page.querySelector(`#${CSS.escape(box.getAttribute('aria-describedby') ?? '')}`);
+    expect(hint?.textContent).toBe('A new certificate can be generated once the student has passed the final exam.');
+  });
+});
+
 describe('Student detail: Resend only for the roles the server lets resend (decision 011)', () => {
   const certified = detail({
     completed_at: '2026-11-03T10:00:00Z',
