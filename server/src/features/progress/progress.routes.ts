@@ -4,12 +4,13 @@ import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
+import { listCompletedChapterIds } from './chapter-order.ts';
 import * as progress from './progress.service.ts';
 
 export function registerProgressRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, getCompletedChapters, PAID_STUDENT, async ({ params, auth }) => {
     assertOwnRecord(auth, params.id);
-    return progress.listCompletedChapterIds(db, auth.studentId);
+    return listCompletedChapterIds(db, auth.studentId);
   });
 
   serve(app, getQuizStatus, PAID_STUDENT, async ({ params, auth }) => {

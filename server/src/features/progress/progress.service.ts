@@ -1,49 +1,16 @@
 import { and, asc, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
-import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../rules/seat-time.service.ts';
-
-/** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
-export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
-  const rows = await db
-    .select({ chapterId: chapterCompletions.chapterId })
-    .from(chapterCompletions)
-    .where(eq(chapterCompletions.studentId, studentId))
-    .orderBy(asc(chapterCompletions.chapterId));
-  return rows.map((row) => row.chapterId);
-}
-
-/** Spec 4: the chapters that must be complete before this one opens (1-4 in order; the final after 4). */
-export function prerequisiteChapters(chapterId: number): number[] {
-  if (chapterId === FINAL_EXAM_CHAPTER) return [...COURSE_CHAPTERS];
-  return COURSE_CHAPTERS.filter((chapter) => chapter < chapterId);
-}
+import { assertChapterOpen } from './chapter-order.ts';
 
 export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {
   const [row] = await db.select({ id: chapters.id }).from(chapters).where(eq(chapters.id, chapterId));
   if (!row) throw notFound('No such chapter.');
-}
-
-/** Spec 4: chapters go in order, and the final opens only when chapters 1-4 are complete. */
-export async function assertChapterOpen(db: Db, studentId: number, chapterId: number): Promise<void> {
-  const needed = prerequisiteChapters(chapterId);
-  if (needed.length === 0) return;
-  const done = new Set(await listCompletedChapterIds(db, studentId));
-  const missing = needed.filter((chapter) => !done.has(chapter));
-  if (missing.length > 0) {
-    throw new AppError(
-      409,
-      chapterId === FINAL_EXAM_CHAPTER ? 'CHAPTERS_INCOMPLETE' : 'CHAPTER_LOCKED',
-      chapterId === FINAL_EXAM_CHAPTER
-        ? 'You must complete all the chapters before taking the final exam!'
-        : `Please complete chapter ${String(missing[0])} first.`,
-      { missingChapters: missing },
-    );
-  }
 }
 
 /** Decision 008: a chapter's quiz opens once every module of the chapter is marked complete. */

@@ -5,9 +5,9 @@ import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
+import { assertChapterOpen } from '../progress/chapter-order.ts';
 import {
   assertChapterExists,
-  assertChapterOpen,
   assertModulesComplete,
   getQuizStatus,
   recordChapterPass,

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import { assertChapterOpen } from '../progress/progress.service.ts';
+import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { getStudentProfile, type StudentProfile } from './rules.service.ts';
 
 /**

@@ -1,0 +1,42 @@
+import { asc, eq } from 'drizzle-orm';
+import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER } from '@ts/contract';
+import type { Db } from '../../db/client.ts';
+import { chapterCompletions } from '../../db/schema.ts';
+import { AppError } from '../../plugins/errors.ts';
+
+// Chapter order sits apart from progress.service.ts so that seat time, identity checks and
+// quizzes can ask whether a chapter is open without importing completion (issue 14: no cycles).
+
+/** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
+export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
+  const rows = await db
+    .select({ chapterId: chapterCompletions.chapterId })
+    .from(chapterCompletions)
+    .where(eq(chapterCompletions.studentId, studentId))
+    .orderBy(asc(chapterCompletions.chapterId));
+  return rows.map((row) => row.chapterId);
+}
+
+/** Spec 4: the chapters that must be complete before this one opens (1-4 in order; the final after 4). */
+export function prerequisiteChapters(chapterId: number): number[] {
+  if (chapterId === FINAL_EXAM_CHAPTER) return [...COURSE_CHAPTERS];
+  return COURSE_CHAPTERS.filter((chapter) => chapter < chapterId);
+}
+
+/** Spec 4: chapters go in order, and the final opens only when chapters 1-4 are complete. */
+export async function assertChapterOpen(db: Db, studentId: number, chapterId: number): Promise<void> {
+  const needed = prerequisiteChapters(chapterId);
+  if (needed.length === 0) return;
+  const done = new Set(await listCompletedChapterIds(db, studentId));
+  const missing = needed.filter((chapter) => !done.has(chapter));
+  if (missing.length > 0) {
+    throw new AppError(
+      409,
+      chapterId === FINAL_EXAM_CHAPTER ? 'CHAPTERS_INCOMPLETE' : 'CHAPTER_LOCKED',
+      chapterId === FINAL_EXAM_CHAPTER
+        ? 'You must complete all the chapters before taking the final exam!'
+        : `Please complete chapter ${String(missing[0])} first.`,
+      { missingChapters: missing },
+    );
+  }
+}
