@@ -1,5 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -38,6 +40,9 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // React: the rules of hooks and the React Compiler's checks, and accessible JSX (issue 14).
+  { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
+  { files: ['web/**/*.tsx'], ...jsxA11y.configs.recommended },
   {
     files: ['contract/src/**'],
     rules: oneWayDoors([{ group: ['**/server/**', '**/web/**'], message: 'The contract depends on nothing of ours.' }]),

@@ -21,6 +21,7 @@ export function AreaGuard({ area }: { area: Area }) {
   // Read at each navigation: a stored user removed after a failed call (spec 8) takes effect on
   // the next page, not in the middle of the current one ("not redirected immediately").
   const location = useLocation();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the pathname is the reason to read again
   const stored = useMemo(() => readStoredUser(), [location.pathname]);
   const navigate = useNavigate();
   const loginPath = area === 'admin' ? paths.adminLogin : paths.studentLogin;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from './language-switch.tsx';
@@ -31,8 +31,13 @@ export function SidebarLayout({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const location = useLocation();
-  useEffect(() => setOpen(false), [location.pathname]);
+  // Going to another page closes the slide-over (state adjusted during render, not in an effect).
+  const { pathname } = useLocation();
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
 
   const nav = (
     <nav aria-label={t('nav.label')} className="flex h-full flex-col">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -54,12 +54,13 @@ export function StudentsPage() {
   const [typed, setTyped] = useState(searchTerm);
   const settled = useDebouncedValue(typed, STUDENT_SEARCH_DELAY_MS).trim();
   const searchWeSet = useRef(searchTerm);
-  useEffect(() => {
-    if (settled === searchTerm) return;
-    searchWeSet.current = settled;
-    changeList({ search: settled, page: 1 }, { replace: true });
-    // Only a newly settled term starts a search; an address change (Back) is handled below.
-  }, [settled]);
+  // Only a newly settled term starts a search; an address change (Back) is handled below.
+  const onSettled = useEffectEvent((term: string) => {
+    if (term === searchTerm) return;
+    searchWeSet.current = term;
+    changeList({ search: term, page: 1 }, { replace: true });
+  });
+  useEffect(() => onSettled(settled), [settled]);
   useEffect(() => {
     // Back or Forward changed the search in the address: show it in the box.
     if (searchTerm === searchWeSet.current) return;

@@ -248,17 +248,17 @@ function QuestionForm({
   const introId = useId();
   const errorId = useId();
   const timeUpSent = useRef(false);
+  // Screen readers hear the time left at a few marks only; the text stays until the next mark.
   const [announcement, setAnnouncement] = useState('');
+  const mark = ANNOUNCED_AT.includes(secondsLeft) ? t('identity.timeLeft', { time: clockText(secondsLeft) }) : null;
+  if (mark !== null && mark !== announcement) setAnnouncement(mark);
 
   useEffect(() => {
-    if (ANNOUNCED_AT.includes(secondsLeft)) {
-      setAnnouncement(t('identity.timeLeft', { time: clockText(secondsLeft) }));
-    }
     if (secondsLeft === 0 && !timeUpSent.current) {
       timeUpSent.current = true;
       onTimeUp();
     }
-  }, [secondsLeft, onTimeUp, t]);
+  }, [secondsLeft, onTimeUp]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

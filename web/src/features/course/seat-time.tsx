@@ -95,16 +95,17 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
   const queryClient = useQueryClient();
   const identityCheckDue = useIdentityCheckDue();
   const query = { moduleId };
-  const key = seatTimeKey(studentId, query);
   const seatTime = useSeatTime(studentId, query, moduleId > 0);
   const status = seatTime.data;
   const required = status?.required === true;
   const heartbeatSeconds = status?.heartbeatSeconds ?? 30;
   const moduleRemaining = status?.module?.remainingSeconds ?? 0;
 
-  const lastActivity = useRef(Date.now());
-  const answeredAt = useRef(Date.now());
-  const [now, setNow] = useState(() => Date.now());
+  const [mountedAt] = useState(() => Date.now());
+  const lastActivity = useRef(mountedAt);
+  const [answeredAt, setAnsweredAt] = useState(mountedAt);
+  // The local countdown's clock: the time of the last tick and whether the student was active then.
+  const [tick, setTick] = useState({ now: mountedAt, active: true });
 
   // Activity: anything the student does on the page, or a video playing.
   useEffect(() => {
@@ -133,8 +134,8 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
       try {
         const answer = await callApi(recordHeartbeat, { body: { studentId, moduleId } });
         if (!stopped) {
-          answeredAt.current = Date.now();
-          queryClient.setQueryData(key, answer);
+          setAnsweredAt(Date.now());
+          queryClient.setQueryData(seatTimeKey(studentId, { moduleId }), answer);
           if (answer.identityCheckDue) identityCheckDue();
         }
         const remaining = answer.module?.remainingSeconds ?? 0;
@@ -157,22 +158,20 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
       // Leaving the module: the time since the last heartbeat belongs to this module.
       if (isActive()) void callApi(recordHeartbeat, { body: { studentId, moduleId } }).catch(() => undefined);
     };
-    // key is derived from studentId and moduleId.
   }, [required, studentId, moduleId, heartbeatSeconds, queryClient, identityCheckDue]);
 
   // A local countdown for display between the server's answers (the server decides).
   useEffect(() => {
     if (!required || moduleRemaining === 0) return;
-    const interval = setInterval(() => setNow(Date.now()), 1000);
+    const interval = setInterval(() => {
+      const now = Date.now();
+      setTick({ now, active: now - lastActivity.current <= ACTIVE_WINDOW_MS });
+    }, 1000);
     return () => clearInterval(interval);
   }, [required, moduleRemaining]);
 
-  const counting =
-    required &&
-    !dailyCapReached(status) &&
-    document.visibilityState === 'visible' &&
-    now - lastActivity.current <= ACTIVE_WINDOW_MS;
-  const elapsed = counting ? Math.max(0, Math.floor((now - answeredAt.current) / 1000)) : 0;
+  const counting = required && !dailyCapReached(status) && document.visibilityState === 'visible' && tick.active;
+  const elapsed = counting ? Math.max(0, Math.floor((tick.now - answeredAt) / 1000)) : 0;
   return {
     status,
     displayRemainingSeconds: Math.max(0, moduleRemaining - elapsed),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/alert.tsx';
 import { usePublicConfig } from '../../lib/queries.ts';
@@ -7,11 +7,9 @@ import { usePublicConfig } from '../../lib/queries.ts';
 export function VideoTestPage() {
   const { t } = useTranslation();
   const config = usePublicConfig();
-  const [playable, setPlayable] = useState<boolean | null>(null);
-  useEffect(() => {
-    const probe = document.createElement('video');
-    setPlayable(probe.canPlayType('video/mp4; codecs="avc1.42E01E"') !== '');
-  }, []);
+  const [playable] = useState(
+    () => document.createElement('video').canPlayType('video/mp4; codecs="avc1.42E01E"') !== '',
+  );
   const src = `${config.data?.videoBaseUrl ?? '/videos'}/sample/sample.mp4`;
   return (
     <div className="space-y-4">
@@ -25,9 +23,7 @@ export function VideoTestPage() {
         playsInline
         aria-label={t('video.sample')}
       />
-      {playable !== null && (
-        <Alert tone={playable ? 'success' : 'error'}>{playable ? t('video.canPlay') : t('video.cannotPlay')}</Alert>
-      )}
+      <Alert tone={playable ? 'success' : 'error'}>{playable ? t('video.canPlay') : t('video.cannotPlay')}</Alert>
     </div>
   );
 }
