@@ -42,11 +42,3 @@ export function AwardIcon() {
     </svg>
   );
 }
-
-export function ListIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className={base} fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" strokeLinecap="round" />
-    </svg>
-  );
-}
