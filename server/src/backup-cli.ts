@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { backupDatabase, BackupError, defaultBackupFile, restorePglite, restorePostgres } from './db/backup.ts';
 import { openPglite, openPostgres, type Database } from './db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from './db/data-dir-lock.ts';
+import { selectRawRows } from './db/raw-rows.ts';
 import { PRIVATE_UMASK } from './platform/private-files.ts';
 
 /**
@@ -28,10 +29,8 @@ function lockDataDir(config: Config, doing: string): () => void {
 }
 
 async function countOf(database: Database, table: 'students' | 'certificates'): Promise<number> {
-  const result = (await database.db.execute(`select count(*)::int as n from ${table}`)) as unknown as {
-    rows: { n: number }[];
-  };
-  return result.rows[0]?.n ?? 0;
+  const [row] = await selectRawRows<{ n: number }>(database.db, `select count(*)::int as n from ${table}`);
+  return row?.n ?? 0;
 }
 
 async function backup(config: Config, fileArgument: string | undefined): Promise<string> {

@@ -108,7 +108,7 @@ describe('backup and restore', () => {
       const student = await createStudent(side.database.db, { lastName });
       await recordPaymentAt(side.database.db, student.id, clock.now(), { method: 'card', amountCents: 2995 });
       await side.database.db.transaction(async (tx) => {
-        await completeCourse(tx as unknown as Db, { clock, config }, student.id);
+        await completeCourse(tx, { clock, config }, student.id);
       });
     }
     await createStudent(side.database.db, { archivedAt: clock.now(), archiveReason: 'retake' });

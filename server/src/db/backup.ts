@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
 import { type Database, dumpPglite, openPglite, openPostgres } from './client.ts';
+import { selectRawRows } from './raw-rows.ts';
 
 /**
  * A consistent copy of the whole database in one owner-only file (decision 014), and its way back:
@@ -95,11 +96,12 @@ export async function restorePostgres(file: string, url: string): Promise<void> 
   expectKind(file, 'postgres');
   const target = openPostgres(url, { max: 1 });
   try {
-    const result = (await target.db.execute(
+    const [tables] = await selectRawRows<{ n: number }>(
+      target.db,
       `select count(*)::int as n from information_schema.tables
         where table_schema not in ('pg_catalog', 'information_schema')`,
-    )) as unknown as { rows: { n: number }[] };
-    if ((result.rows[0]?.n ?? 0) > 0) {
+    );
+    if ((tables?.n ?? 0) > 0) {
       throw new BackupError(
         'The database DATABASE_URL points at already has tables; a restore never overwrites one. ' +
           'Create an empty database (createdb), point DATABASE_URL at it and run the restore again.',

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { makePrivateDir, restrictTreeToOwner } from '../platform/private-files.ts';
@@ -20,7 +20,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens a new one; without a listener the error would end the process.
   pool.on('error', () => undefined);
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePg({ client: pool, schema });
   return { db, kind: 'postgres', close: () => pool.end() };
 }
 
@@ -38,12 +38,15 @@ export async function openPglite(source: { dataDir?: string; dump?: Blob } = {})
   } else {
     client = await PGlite.create(source.dump ? { loadDataDir: source.dump } : {});
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema });
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
 export async function dumpPglite(database: Database): Promise<Blob> {
+  const { db } = database;
   // The drizzle PGlite driver keeps its client on $client.
-  const client = (database.db as unknown as { $client: PGlite }).$client;
-  return client.dumpDataDir('gzip');
+  if (!(db instanceof PgliteDatabase && '$client' in db && db.$client instanceof PGlite)) {
+    throw new Error('Only an embedded (PGlite) database can be dumped.');
+  }
+  return db.$client.dumpDataDir('gzip');
 }

@@ -40,7 +40,7 @@ export async function passCourse(client: ApiClient, db: Db, studentId: number): 
  */
 export async function recordCourseCompletion(t: TestApp, studentId: number): Promise<void> {
   await t.db.transaction(async (tx) => {
-    await completeCourse(tx as unknown as Db, { clock: t.clock, config: t.config }, studentId);
+    await completeCourse(tx, { clock: t.clock, config: t.config }, studentId);
   });
 }
 

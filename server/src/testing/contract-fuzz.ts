@@ -183,7 +183,7 @@ export function withValueAt(value: unknown, path: readonly (string | number)[], 
   const [head, ...rest] = path;
   if (head === undefined) return replacement;
   const container: Record<string | number, unknown> = Array.isArray(value)
-    ? ([...(value as unknown[])] as unknown as Record<number, unknown>)
+    ? ([...value] as Record<number, unknown>)
     : { ...(value as Record<string, unknown>) };
   container[head] = withValueAt(container[head], rest, replacement);
   return container;

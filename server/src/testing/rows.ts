@@ -1,13 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { selectRawRows } from '../db/raw-rows.ts';
 
 /**
  * The rows of a raw query, as both drivers return them. Raw SQL sees every column the
  * database really has, not only those schema.ts declares.
  */
 export async function selectRows(db: Db, query: SQL): Promise<Record<string, unknown>[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-  return result.rows;
+  return selectRawRows(db, query);
 }
 
 /** How many rows a table holds (the name is ours, never user input). */

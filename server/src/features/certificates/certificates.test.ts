@@ -5,7 +5,6 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, Quiz, StaffRole } from '@ts/contract';
-import type { Db } from '../../db/client.ts';
 import { certificateCounters, sessions, students } from '../../db/schema.ts';
 import { createMailer, type Mailer } from '../../platform/mail/mailer.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
@@ -247,7 +246,7 @@ describe('certificates', () => {
       await expect(
         t.db.transaction(async (tx) => {
           const issued = await issueCertificate(
-            tx as unknown as Db,
+            tx,
             { clock: t.clock, config: t.config },
             { studentId: rolledBack.id, source: 'completion', completionDate: today(t), email: true },
           );

@@ -159,7 +159,7 @@ export async function resendDelivery(db: Db, clock: Clock, deliveryId: number, s
       .update(certificateDeliveries)
       .set({ status: 'queued', nextAttemptAt: clock.now(), lockedUntil: null, queuedAt: clock.now() })
       .where(eq(certificateDeliveries.id, deliveryId));
-    await recordAudit(tx as unknown as Db, clock, {
+    await recordAudit(tx, clock, {
       staffId,
       action: 'resend_delivery',
       entityType: 'delivery',

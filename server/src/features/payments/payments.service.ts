@@ -175,7 +175,7 @@ export async function handlePaymentWebhook(
     if (!fresh) return { handled: 'duplicate' as const };
     if (event.type !== 'payment_intent.succeeded' || !event.intent) return { handled: 'ignored' as const };
     try {
-      await fulfilPayment(tx as unknown as Db, clock, provider, event.intent);
+      await fulfilPayment(tx, clock, provider, event.intent);
       return { handled: 'fulfilled' as const };
     } catch (error) {
       if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') return { handled: 'ignored' as const };
@@ -204,7 +204,7 @@ export async function markStudentPaidManually(
       await tx
         .insert(payments)
         .values({ studentId: marked.id, method: 'manual', recordedByStaffId: input.staffId, createdAt: now });
-      await recordAudit(tx as unknown as Db, clock, {
+      await recordAudit(tx, clock, {
         staffId: input.staffId,
         action: 'mark_paid',
         entityType: 'student',

@@ -129,6 +129,6 @@ export async function completeChapter(
     throw new AppError(409, 'QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }
   await db.transaction(async (tx) => {
-    await recordChapterPass(tx as unknown as Db, context, { ...input, attemptId: passing.id });
+    await recordChapterPass(tx, context, { ...input, attemptId: passing.id });
   });
 }

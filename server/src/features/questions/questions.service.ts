@@ -51,8 +51,7 @@ export async function editQuestion(
   clock: Clock,
   input: { staffId: number; questionId: number; content: string; contentEs?: string | undefined },
 ): Promise<AdminQuestion> {
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
+  return db.transaction(async (tx) => {
     const [question] = await tx.select().from(questions).where(eq(questions.id, input.questionId)).for('update');
     if (!question) throw notFound('No such question.');
 
@@ -99,8 +98,7 @@ export async function editAnswer(
     correct?: boolean | undefined;
   },
 ): Promise<AdminQuestion> {
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
+  return db.transaction(async (tx) => {
     const [found] = await tx.select().from(answers).where(eq(answers.id, input.answerId));
     if (!found) throw notFound('No such answer.');
     // One edit of a question's answers at a time, so two admins choosing different correct

@@ -89,7 +89,7 @@ export async function startQuizAttempt(
       .orderBy(desc(quizAttempts.id))
       .limit(1);
     if (open) return open;
-    await assertAttemptAllowed(tx as unknown as Db, clock, { studentId, chapterId, rules });
+    await assertAttemptAllowed(tx, clock, { studentId, chapterId, rules });
     const [previous] = await tx
       .select({ questionIds: quizAttempts.questionIds })
       .from(quizAttempts)
@@ -97,15 +97,14 @@ export async function startQuizAttempt(
       .orderBy(desc(quizAttempts.id))
       .limit(1);
     const seen = new Set(previous?.questionIds ?? []);
-    const txDb = tx as unknown as Db;
     const questionIds =
       chapterId === FINAL_EXAM_CHAPTER
         ? drawAcrossBanks(
-            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(txDb, chapter))),
+            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(tx, chapter))),
             rules.questionCount,
             seen,
           )
-        : drawQuestions(await activeBank(txDb, chapterId), rules.questionCount, seen);
+        : drawQuestions(await activeBank(tx, chapterId), rules.questionCount, seen);
     if (questionIds.length < rules.questionCount) {
       throw new AppError(503, 'QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
     }
@@ -243,7 +242,7 @@ export async function gradeQuizAttempt(
       .returning({ id: quizAttempts.id });
     // Two submissions of one attempt at once: only the first is graded.
     if (!graded) throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
-    if (passed) await recordChapterPass(tx as unknown as Db, context, { studentId, chapterId, attemptId: attempt.id });
+    if (passed) await recordChapterPass(tx, context, { studentId, chapterId, attemptId: attempt.id });
   });
 
   return {

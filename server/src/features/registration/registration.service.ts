@@ -3,6 +3,7 @@ import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { courts, payments, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
@@ -18,11 +19,6 @@ export const RESET_TOKEN_MINUTES = 30;
 
 const DUPLICATE_MESSAGE =
   "An account already exists with this email or driver's license. The new account replaces the old one and previous progress is not transferred.";
-
-function isUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return (error as { code?: string }).code === '23505' || cause?.code === '23505';
-}
 
 /** Decision 011: the policy roles that may enrol a student by hand (spec 7 `backdoor`). */
 const MAY_ENROL_MANUALLY: readonly PolicyRole[] = ['super_admin', 'admin'];
@@ -104,7 +100,7 @@ export async function registerStudent(
       await tx
         .insert(payments)
         .values({ studentId: created.id, method: 'manual', recordedByStaffId: enrolledByStaffId, createdAt: now });
-      await recordAudit(tx as unknown as Db, clock, {
+      await recordAudit(tx, clock, {
         staffId: enrolledByStaffId,
         action: 'enrol_student',
         entityType: 'student',
@@ -255,7 +251,7 @@ export async function resetStudentCourse(
       .where(and(eq(students.id, input.studentId), isNull(students.archivedAt)))
       .returning({ id: students.id });
     if (!archived) throw new AppError(404, 'NOT_FOUND', 'No active course was found for this student.');
-    await endStudentSessions(tx as unknown as Db, clock, archived.id);
+    await endStudentSessions(tx, clock, archived.id);
     return { archivedStudentId: archived.id };
   });
 }
@@ -275,6 +271,6 @@ export async function retakeCourse(db: Db, clock: Clock, studentId: number): Pro
     if (!archived) {
       throw new AppError(409, 'COURSE_NOT_COMPLETE', 'The course can be retaken once the final exam is passed.');
     }
-    await endStudentSessions(tx as unknown as Db, clock, studentId);
+    await endStudentSessions(tx, clock, studentId);
   });
 }

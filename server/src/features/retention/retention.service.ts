@@ -1,5 +1,6 @@
 import { isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { LOGIN_WINDOW_MS } from '../auth/throttle.ts';
@@ -31,12 +32,12 @@ const RETENTION_LOCK = 'retention:purge-expired-records';
  */
 export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<PurgeResult> {
   const now = clock.now();
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    const locked = (await tx.execute(
+  return db.transaction(async (tx) => {
+    const [lock] = await selectRawRows<{ locked: boolean }>(
+      tx,
       sql`select pg_try_advisory_xact_lock(hashtext(${RETENTION_LOCK})) as locked`,
-    )) as unknown as { rows: { locked: boolean }[] };
-    if (locked.rows[0]?.locked !== true) {
+    );
+    if (lock?.locked !== true) {
       return { ran: false, sessions: 0, loginFailures: 0, resetTokens: 0, setPasswordLinks: 0 };
     }
     const purgedSessions = await tx

@@ -14,6 +14,7 @@ import { localDate } from '../../platform/clock.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { type ApiClient, apiClient, moduleIdsOf } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 import { groupChecks, nextCheckAtSeconds, scheduleFactor } from './identity-checks.service.ts';
 
@@ -481,10 +482,11 @@ describe('identity checks and course locks', () => {
     const check = await openCheck(student);
     const wrong = await answer(student, check, 'Zebra Crossing 4242');
     await answer(student, wrong.next.check!, 'Zebra Crossing 4242');
-    const columns = (await t.db.execute(
+    const columns = await selectRows(
+      t.db,
       sql`select column_name from information_schema.columns where table_name = 'identity_checks' order by column_name`,
-    )) as unknown as { rows: { column_name: string }[] };
-    expect(columns.rows.map((row) => row.column_name)).toEqual([
+    );
+    expect(columns.map((row) => row.column_name)).toEqual([
       'answered_at',
       'asked_at',
       'counted_seconds_at_ask',
@@ -495,11 +497,12 @@ describe('identity checks and course locks', () => {
       'source',
       'student_id',
     ]);
-    const stored = (await t.db.execute(
+    const stored = await selectRows(
+      t.db,
       sql`select (select coalesce(json_agg(c), '[]') from identity_checks c where c.student_id = ${student.id}) as checks,
                  (select coalesce(json_agg(l), '[]') from course_locks l where l.student_id = ${student.id}) as locks`,
-    )) as unknown as { rows: unknown[] };
-    expect(stored.rows).toHaveLength(1);
-    expect(JSON.stringify(stored.rows)).not.toMatch(/zebra|4242/i);
+    );
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toMatch(/zebra|4242/i);
   });
 });

@@ -162,7 +162,6 @@ export async function recordHeartbeat(
   await assertChapterOpen(db, studentId, chapterId);
 
   return db.transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
     await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
     const now = context.clock.now();
     const schoolDay = localDate(now, context.config.schoolTimeZone);
@@ -172,7 +171,7 @@ export async function recordHeartbeat(
       .where(eq(seatTimeLedger.studentId, studentId))
       .orderBy(desc(seatTimeLedger.heartbeatAt), desc(seatTimeLedger.id))
       .limit(1);
-    const before = await sumLedger(txDb, { studentId, moduleId, chapterId, schoolDay });
+    const before = await sumLedger(tx, { studentId, moduleId, chapterId, schoolDay });
     if (previous && now.getTime() - previous.heartbeatAt.getTime() < MIN_HEARTBEAT_GAP_SECONDS * 1000) {
       return buildStatus(seatTime, { moduleId, chapterId }, before);
     }

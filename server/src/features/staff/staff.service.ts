@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-o
 import { SET_PASSWORD_LINK_HOURS, StaffErrorCodes, type StaffAccount, type StaffRole } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -80,14 +81,6 @@ async function assertCourtRule(db: Db, role: StaffRole, courtId: number | null):
   if (role === 'super_admin') throw badRequest('A super admin cannot be limited to one court.');
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, courtId));
   if (!court) throw badRequest('That court does not exist.');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  return [error, cause].some(
-    (candidate) =>
-      typeof candidate === 'object' && candidate !== null && (candidate as { code?: unknown }).code === '23505',
-  );
 }
 
 async function assertUnique(db: Db, input: { username?: string; email: string }, exceptId?: number): Promise<void> {
@@ -222,8 +215,7 @@ export async function createStaffAccount(
   const passwordHash = await hashPassword(generatePassword());
   let created: { account: StaffAccount; link: IssuedLink };
   try {
-    created = await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
+    created = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(staff)
         .values({
@@ -276,8 +268,7 @@ export async function updateStaffAccount(
   const { db, clock } = deps;
   await assertCourtRule(db, input.role, input.court_id);
   try {
-    return await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
+    return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${SUPER_ADMIN_LOCK}))`);
       const found = await findAccount(tx, id);
       if (!found) throw notFound();
@@ -329,8 +320,7 @@ export async function updateStaffAccount(
 /** A super_admin sends a member a new one-time set-password link (a reset, or a lost first link). */
 export async function issueSetPasswordLink(deps: MailDeps, log: MailLog, actorId: number, id: number) {
   const { db, clock, config } = deps;
-  const { account, link } = await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
+  const { account, link } = await db.transaction(async (tx) => {
     const found = await findAccount(tx, id);
     if (!found) throw notFound();
     if (found.member.disabledAt !== null) {
@@ -363,8 +353,7 @@ export async function setStaffPassword(
   input: { token: string; password: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.password);
-  const done = await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
+  const done = await db.transaction(async (tx) => {
     const now = clock.now();
     const [used] = await tx
       .update(staffPasswordTokens)
