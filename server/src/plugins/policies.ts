@@ -1,4 +1,7 @@
-import { forbidden } from './errors.ts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { students } from '../db/schema.ts';
+import { forbidden, notFound } from './errors.ts';
 import type { Auth } from './session.ts';
 
 /**
@@ -19,4 +22,23 @@ export function assertOwnRecord(auth: Extract<Auth, { kind: 'student' }>, studen
 export function canSeeStudent(auth: Auth, student: { id: number; courtId: number }): boolean {
   if (auth.kind === 'student') return auth.studentId === student.id;
   return auth.courtId === null || auth.courtId === student.courtId;
+}
+
+/**
+ * The student a call is about, if the caller may see them (canSeeStudent); otherwise 404, whether
+ * the student is missing or out of the caller's sight, so ids cannot be probed. The one place a
+ * route or service loads a student by id for someone else to act on.
+ */
+export async function getVisibleStudent(
+  db: Db,
+  auth: Auth,
+  studentId: number,
+  notFoundMessage = 'No such student.',
+): Promise<{ id: number; courtId: number; completedAt: Date | null }> {
+  const [student] = await db
+    .select({ id: students.id, courtId: students.courtId, completedAt: students.completedAt })
+    .from(students)
+    .where(eq(students.id, studentId));
+  if (!student || !canSeeStudent(auth, student)) throw notFound(notFoundMessage);
+  return student;
 }

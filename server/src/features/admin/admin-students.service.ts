@@ -3,7 +3,7 @@ import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow } fro
 import type { Db } from '../../db/client.ts';
 import { courts, payments, quizAttempts, staff, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
-import { canSeeStudent } from '../../plugins/policies.ts';
+import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
@@ -103,15 +103,16 @@ export async function getStudentDetail(
   studentId: number,
   clock: Clock = systemClock,
 ): Promise<AdminStudent> {
+  // The admin page's own wording for a student it cannot show (missing or outside the scope).
+  const notFoundMessage = 'Error getting student details';
+  await getVisibleStudent(db, auth, studentId, notFoundMessage);
   const [row] = await db
     .select({ student: students, courtName: courts.name, enrolledBy: staff.name })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .leftJoin(staff, eq(staff.id, students.enrolledByStaffId))
     .where(eq(students.id, studentId));
-  if (!row || !canSeeStudent(auth, { id: row.student.id, courtId: row.student.courtId })) {
-    throw notFound('Error getting student details');
-  }
+  if (!row) throw notFound(notFoundMessage);
   const { student } = row;
   const paymentRows = await db
     .select({ payment: payments, recordedBy: staff.name })

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   getLatestCertificate,
@@ -11,13 +10,10 @@ import {
   text,
   verifyCertificate,
 } from '@ts/contract';
-import type { Db } from '../../db/client.ts';
-import { students } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { badRequest, forbidden, notFound } from '../../plugins/errors.ts';
-import { canSeeStudent } from '../../plugins/policies.ts';
-import type { Auth } from '../../plugins/session.ts';
+import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import { localDate } from '../../platform/clock.ts';
 import { parseCompletionDate } from './certificate-dates.ts';
 import {
@@ -36,16 +32,6 @@ import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 /** Lookups by certificate number from outside (the QR code's /verify, PDF downloads), per address. */
 const PUBLIC_LOOKUP_LIMIT = { max: 30, timeWindow: '1 minute' };
 
-/** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
-async function getVisibleStudent(db: Db, auth: Auth, studentId: number) {
-  const [student] = await db
-    .select({ id: students.id, courtId: students.courtId, completedAt: students.completedAt })
-    .from(students)
-    .where(eq(students.id, studentId));
-  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
-  return student;
-}
-
 export function registerCertificateRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   const context = { clock, config };
 
@@ -60,7 +46,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
       const completionDate = parseCompletionDate(body.completionDate ?? '', clock.now());
       if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
       const issued = await db.transaction((tx) =>
-        issueCertificate(tx as unknown as Db, context, {
+        issueCertificate(tx, context, {
           studentId: student.id,
           source: 'admin',
           completionDate,
@@ -74,7 +60,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
     if (!student.completedAt) throw courseNotComplete();
     const completionDate = localDate(student.completedAt, config.schoolTimeZone);
     const issued = await db.transaction((tx) =>
-      issueCertificate(tx as unknown as Db, context, {
+      issueCertificate(tx, context, {
         studentId: student.id,
         source: 'completion',
         completionDate,

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { answerIdentityCheck, getIdentityCheck, unlockStudentCourse } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import type { Db } from '../../db/client.ts';
 import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
-import { assertOwnRecord } from '../../plugins/policies.ts';
+import { assertOwnRecord, getVisibleStudent } from '../../plugins/policies.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import * as identity from './identity-checks.service.ts';
 
@@ -24,12 +23,11 @@ export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }:
 
   // Admins lift a course lock, within their court scope (404 outside it); audited with the lift.
   serve(app, unlockStudentCourse, staffRoles('super_admin', 'admin', 'court_admin'), async ({ params, auth }) => {
-    await identity.assertStudentInScope(db, auth, params.id);
+    await getVisibleStudent(db, auth, params.id);
     await db.transaction(async (tx) => {
-      const txDb = tx as unknown as Db;
-      const lifted = await identity.unlockCourse(txDb, clock, { studentId: params.id, staffId: auth.staffId });
+      const lifted = await identity.unlockCourse(tx, clock, { studentId: params.id, staffId: auth.staffId });
       if (!lifted) return;
-      await recordAudit(txDb, clock, {
+      await recordAudit(tx, clock, {
         staffId: auth.staffId,
         action: 'unlock_course',
         entityType: 'student',

@@ -15,8 +15,6 @@ import type { Db } from '../../db/client.ts';
 import { counties, courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import { canSeeStudent } from '../../plugins/policies.ts';
-import type { Auth } from '../../plugins/session.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { answerMatches } from './identity-answers.ts';
 import { getStudentProfile, type StudentProfile } from './rules.service.ts';
@@ -312,7 +310,7 @@ export async function assertNoIdentityHold(
   const rules = profile.rules.identityChecks;
   if (!rules.enabled) return;
   const now = clock.now();
-  const state = await db.transaction(async (tx) => settleChecks(tx as unknown as Db, now, studentId, rules));
+  const state = await db.transaction(async (tx) => settleChecks(tx, now, studentId, rules));
   if (state.lock) throw lockedError(state.lock);
   if (state.open) throw pendingError();
   if ((await isRandomCheckDue(db, studentId, rules, state)).due) throw pendingError();
@@ -322,14 +320,13 @@ export async function assertNoIdentityHold(
   await assertChapterOpen(db, studentId, FINAL_EXAM_CHAPTER);
   await assertSeatTimeMet(db, studentId, { kind: 'course' });
   await db.transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
-    const settled = await settleChecks(txDb, now, studentId, rules);
+    const settled = await settleChecks(tx, now, studentId, rules);
     if (settled.open || settled.lock) return;
-    await askCheck(txDb, now, {
+    await askCheck(tx, now, {
       studentId,
       rules,
       reason: 'before_final',
-      countedSecondsAtAsk: await countedSeconds(txDb, studentId),
+      countedSecondsAtAsk: await countedSeconds(tx, studentId),
       source: pickOne(rules.sources),
     });
   });
@@ -348,7 +345,7 @@ export async function hasIdentityHold(
 ): Promise<boolean> {
   const rules = profile.rules.identityChecks;
   if (!rules.enabled) return false;
-  const state = await db.transaction(async (tx) => settleChecks(tx as unknown as Db, clock.now(), studentId, rules));
+  const state = await db.transaction(async (tx) => settleChecks(tx, clock.now(), studentId, rules));
   if (state.lock || state.open) return true;
   return (await isRandomCheckDue(db, studentId, rules, state)).due;
 }
@@ -364,13 +361,12 @@ export async function getIdentityCheckState(db: Db, clock: Clock, studentId: num
   if (!identity.enabled) return NOTHING;
   const now = clock.now();
   const row = await db.transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
-    const state = await settleChecks(txDb, now, studentId, identity);
+    const state = await settleChecks(tx, now, studentId, identity);
     if (state.lock) return { lock: state.lock };
     if (state.open) return { open: state.open };
-    const { due, counted } = await isRandomCheckDue(txDb, studentId, identity, state);
+    const { due, counted } = await isRandomCheckDue(tx, studentId, identity, state);
     if (!due) return {};
-    const open = await askCheck(txDb, now, {
+    const open = await askCheck(tx, now, {
       studentId,
       rules: identity,
       reason: 'random',
@@ -411,13 +407,12 @@ export async function answerIdentityCheck(
   const record = await identityRecord(db, studentId);
   const now = clock.now();
   const result = await db.transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
-    const state = await settleChecks(txDb, now, studentId, identity);
+    const state = await settleChecks(tx, now, studentId, identity);
     const row = state.rows.find((candidate) => candidate.id === checkId);
     if (!row) throw notFound('No such identity check.');
     if (row.outcome === 'timed_out' && row.answeredAt === null) {
       // Its time ran out (settled just now or by an earlier call): a late answer is timed out, whatever it says.
-      await txDb.update(identityChecks).set({ answeredAt: now }).where(eq(identityChecks.id, row.id));
+      await tx.update(identityChecks).set({ answeredAt: now }).where(eq(identityChecks.id, row.id));
       return { outcome: 'timed_out' as const };
     }
     if (row.outcome !== null) {
@@ -428,7 +423,7 @@ export async function answerIdentityCheck(
       identity.retries,
     );
     const outcome: 'passed' | 'wrong' = answerMatches(row.source, input.answer, record) ? 'passed' : 'wrong';
-    await txDb.update(identityChecks).set({ outcome, answeredAt: now }).where(eq(identityChecks.id, row.id));
+    await tx.update(identityChecks).set({ outcome, answeredAt: now }).where(eq(identityChecks.id, row.id));
     row.outcome = outcome;
     const after = groupChecks(state.rows, identity.retries);
     const group = after.at(-1);
@@ -436,7 +431,7 @@ export async function answerIdentityCheck(
       const asked = new Set(group.rows.map((question) => question.source));
       const fresh = identity.sources.filter((source) => !asked.has(source));
       const others = identity.sources.filter((source) => source !== row.source);
-      await askCheck(txDb, now, {
+      await askCheck(tx, now, {
         studentId,
         rules: identity,
         reason: row.reason,
@@ -445,7 +440,7 @@ export async function answerIdentityCheck(
         source: pickOne(fresh.length > 0 ? fresh : others.length > 0 ? others : identity.sources),
       });
     } else if (group?.status === 'missed') {
-      await lockIfMissedEnough(txDb, now, studentId, identity, before, after);
+      await lockIfMissedEnough(tx, now, studentId, identity, before, after);
     }
     return { outcome };
   });
@@ -465,15 +460,6 @@ async function describeState(db: Db, now: Date, studentId: number): Promise<Iden
     .orderBy(desc(identityChecks.id))
     .limit(1);
   return { check: open ? await presentCheck(db, now, open) : null, locked: null };
-}
-
-/** Staff act on a student of their court scope only; anyone else is told there is no such student. */
-export async function assertStudentInScope(db: Db, auth: Auth, studentId: number): Promise<void> {
-  const [student] = await db
-    .select({ id: students.id, courtId: students.courtId })
-    .from(students)
-    .where(eq(students.id, studentId));
-  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
 }
 
 /**

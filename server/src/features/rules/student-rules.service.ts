@@ -1,24 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { StudentRules } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { notFound } from '../../plugins/errors.ts';
-import { canSeeStudent } from '../../plugins/policies.ts';
-import type { Auth } from '../../plugins/session.ts';
 import type { Language } from '../../plugins/language.ts';
 import { getCompletionStatus } from './completion.service.ts';
 import { getStudentProfile } from './rules.service.ts';
-
-/** The student a call is about, if the caller may see them (404 otherwise, so ids cannot be probed). */
-export async function assertStudentVisible(db: Db, auth: Auth, studentId: number): Promise<void> {
-  const [student] = await db
-    .select({ id: students.id, courtId: students.courtId })
-    .from(students)
-    .where(eq(students.id, studentId));
-  if (!student || !canSeeStudent(auth, student)) throw notFound('No such student.');
-}
 
 /**
  * The rules a student's enrolment runs under, as the pages need them (decision 012): the pinned
