@@ -1,13 +1,8 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReportRow, Stat } from '@ts/contract';
-import '../../lib/i18n.ts';
+import { buttonNamed, click, render, settled, stubApi as answerApi } from '../../testing/page.tsx';
 import { DashboardPage } from './dashboard-page.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const STATS: Stat[] = [
   { name: 'registrations', value: 1234, unit: 'count' },
@@ -29,34 +24,18 @@ const REPORT: ReportRow[] = [
 
 /** Answers the two dashboard calls; `statsStatus` other than 200 makes the stats fail. */
 function stubApi(statsStatus = 200) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string) => {
-      const [status, body] = url === '/api/admin/stats' ? [statsStatus, STATS] : [200, REPORT];
-      const answer = status === 200 ? body : { error: { code: 'INTERNAL', message: 'down' } };
-      return Promise.resolve(
-        new Response(JSON.stringify(answer), { status, headers: { 'content-type': 'application/json' } }),
-      );
-    }),
-  );
+  answerApi((url) => {
+    const [status, body] = url === '/api/admin/stats' ? [statsStatus, STATS] : [200, REPORT];
+    return { status, body: status === 200 ? body : { error: { code: 'INTERNAL', message: 'down' } } };
+  });
 }
 
+/** The page once both calls have answered. */
 async function renderPage(): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  act(() => {
-    createRoot(container).render(
-      <QueryClientProvider client={client}>
-        <DashboardPage />
-      </QueryClientProvider>,
-    );
-  });
-  // Until both calls have answered (nothing says Loading... any more).
-  for (let tries = 0; tries < 100 && container.textContent?.includes('Loading...'); tries += 1) {
-    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
-  }
-  return container;
+  const page = render(<DashboardPage />);
+  await settled();
+  expect(page.textContent).not.toContain('Loading...');
+  return page;
 }
 
 /** The stats list as label -> shown value. */
@@ -69,9 +48,7 @@ const statsShown = (page: HTMLElement) =>
   );
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  document.body.innerHTML = '';
 });
 
 describe('Dashboard page (spec 2 /admin)', () => {
@@ -155,11 +132,7 @@ describe('Dashboard page (spec 2 /admin)', () => {
       clicked.push(this);
     });
     const page = await renderPage();
-    const button = [...page.querySelectorAll('button')].find((b) => b.textContent === 'Download CSV');
-    await act(async () => {
-      button?.click();
-      await Promise.resolve();
-    });
+    await click(buttonNamed(page, 'Download CSV'));
     expect(clicked).toHaveLength(1);
     expect(clicked[0]?.download).toMatch(/^completions-by-court-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(clicked[0]?.getAttribute('href')).toBe('blob:report');

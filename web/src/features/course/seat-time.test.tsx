@@ -1,11 +1,9 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
 import type { SeatTimeStatus } from '@ts/contract';
 import i18n from '../../lib/i18n.ts';
+import { render, settled, stubApi as answerApi, unmountAll } from '../../testing/page.tsx';
 import {
   ChapterSeatTimeNotice,
   formatDuration,
@@ -13,8 +11,6 @@ import {
   QuizSeatTimeRefusal,
   useSeatTimeHeartbeat,
 } from './seat-time.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const NOT_REQUIRED: SeatTimeStatus = {
   required: false,
@@ -42,18 +38,9 @@ function timed(overrides: Partial<SeatTimeStatus> = {}): SeatTimeStatus {
 }
 
 /** Answers the seat-time calls with `status`; records every call as "METHOD url". */
-function stubApi(status: SeatTimeStatus): string[] {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string, init?: RequestInit) => {
-      calls.push(`${init?.method ?? 'GET'} ${url}`);
-      return Promise.resolve(
-        new Response(JSON.stringify(status), { status: 200, headers: { 'content-type': 'application/json' } }),
-      );
-    }),
-  );
-  return calls;
+function stubApi(status: SeatTimeStatus) {
+  const api = answerApi(() => ({ body: status }));
+  return () => api.requests().map(({ method, url }) => `${method} ${url}`);
 }
 
 function ModuleHarness() {
@@ -68,33 +55,30 @@ function ModuleHarness() {
   );
 }
 
-async function render(element: React.ReactNode): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  act(() => {
-    createRoot(container).render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter>{element}</MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-  return container;
+/** Renders and waits until every call is answered and shown. */
+async function show(element: ReactNode): Promise<HTMLElement> {
+  const page = render(element);
+  await settled();
+  return page;
 }
 
 afterEach(async () => {
-  vi.unstubAllGlobals();
+  vi.useRealTimers();
   vi.restoreAllMocks();
-  document.body.innerHTML = '';
+  unmountAll();
   await i18n.changeLanguage('en');
 });
 
 describe('seat time on the module page', () => {
+  // The local countdown ticks only when a test says so.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+
   it('under a profile without minimums asks once, sends no heartbeat and shows nothing', async () => {
     const calls = stubApi(NOT_REQUIRED);
-    const page = await render(<ModuleHarness />);
-    expect(calls).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
+    const page = await show(<ModuleHarness />);
+    expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
     expect(page.textContent).toBe('Mark Complete');
     expect(page.querySelector('button')?.disabled).toBe(false);
     expect(page.querySelector('[role="status"]')).toBeNull();
@@ -102,8 +86,8 @@ describe('seat time on the module page', () => {
 
   it('under a timed profile sends a heartbeat, shows the time still required and holds Mark Complete', async () => {
     const calls = stubApi(timed());
-    const page = await render(<ModuleHarness />);
-    expect(calls).toEqual(['GET /api/students/3/seat-time?moduleId=7', 'POST /api/students/heartbeat']);
+    const page = await show(<ModuleHarness />);
+    expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7', 'POST /api/students/heartbeat']);
     expect(page.textContent).toContain('Time still required in this module: 7 min 30 s');
     expect(page.querySelector('[role="status"]')?.textContent).toBe('Time still required in this module: 8 min');
     expect(page.querySelector('button')?.disabled).toBe(true);
@@ -111,7 +95,7 @@ describe('seat time on the module page', () => {
 
   it('opens Mark Complete once the server counts the module time as met', async () => {
     stubApi(timed({ module: { moduleId: 7, requiredSeconds: 720, countedSeconds: 720, remainingSeconds: 0 } }));
-    const page = await render(<ModuleHarness />);
+    const page = await show(<ModuleHarness />);
     expect(page.querySelector('button')?.disabled).toBe(false);
     expect(page.textContent).not.toContain('Time still required');
     expect(page.querySelector('[role="status"]')?.textContent).toContain('has been counted');
@@ -120,13 +104,13 @@ describe('seat time on the module page', () => {
   it('sends no heartbeat while the page is hidden', async () => {
     vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     const calls = stubApi(timed());
-    await render(<ModuleHarness />);
-    expect(calls).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
+    await show(<ModuleHarness />);
+    expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
   });
 
   it("says when today's study limit is reached", async () => {
     stubApi(timed({ dailyCapSeconds: 14_400, todayCountedSeconds: 14_400 }));
-    const page = await render(<ModuleHarness />);
+    const page = await show(<ModuleHarness />);
     expect(page.textContent).toContain(
       "You have reached today's study limit of 4 hours. Your time will count again tomorrow.",
     );
@@ -136,15 +120,15 @@ describe('seat time on the module page', () => {
 describe('seat time before a quiz', () => {
   it("shows the chapter's time still required on the chapter page, and nothing without minimums", async () => {
     stubApi(timed());
-    const page = await render(<ChapterSeatTimeNotice studentId={3} chapterId={1} />);
+    const page = await show(<ChapterSeatTimeNotice studentId={3} chapterId={1} />);
     expect(page.textContent).toBe('Time still required in this chapter before its quiz: 46 min');
-    document.body.innerHTML = '';
+    unmountAll();
     stubApi(NOT_REQUIRED);
-    expect((await render(<ChapterSeatTimeNotice studentId={3} chapterId={1} />)).textContent).toBe('');
+    expect((await show(<ChapterSeatTimeNotice studentId={3} chapterId={1} />)).textContent).toBe('');
   });
 
   it("shows the server's remaining time instead of the final exam", async () => {
-    const page = await render(<QuizSeatTimeRefusal chapterId={6} remainingSeconds={1800} />);
+    const page = await show(<QuizSeatTimeRefusal chapterId={6} remainingSeconds={1800} />);
     expect(page.textContent).toContain('Time still required in the course before the final exam: 30 min');
   });
 });
