@@ -24,6 +24,22 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 14: no type escapes. `x as unknown as T` tells the compiler to stop checking; narrow the
+    // value (a type guard, instanceof) or fix the declared type instead.
+    files: ['server/**/*.{ts,tsx}', 'contract/**/*.{ts,tsx}', 'web/**/*.{ts,tsx}', 'e2e/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `x as unknown as T`, and the same written with angle brackets (`<T>(<unknown>x)`).
+          selector:
+            ':matches(TSAsExpression, TSTypeAssertion)[expression.type=/^(TSAsExpression|TSTypeAssertion)$/][expression.typeAnnotation.type="TSUnknownKeyword"]',
+          message: 'No `as unknown as`: narrow the value or fix its declared type.',
+        },
+      ],
+    },
+  },
+  {
     files: [
       'server/src/config.ts',
       'playwright.config.ts',
