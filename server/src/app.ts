@@ -17,7 +17,7 @@ import { registerQuestionRoutes } from './features/questions/questions.routes.ts
 import { registerStaffRoutes } from './features/staff/staff.routes.ts';
 import { registerIdentityCheckRoutes } from './features/rules/identity-checks.routes.ts';
 import { registerRulesRoutes } from './features/rules/rules.routes.ts';
-import { registerSeatTimeRoutes } from './features/rules/seat-time.routes.ts';
+import { registerSeatTimeRoutes } from './features/seat-time/seat-time.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';

@@ -8,7 +8,7 @@ import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
 import { getStudentIdentity } from '../rules/identity-checks.service.ts';
-import { getAdminSeatTime } from '../rules/seat-time.service.ts';
+import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 
 type StaffAuth = Extract<Auth, { kind: 'staff' }>;

@@ -5,7 +5,7 @@ import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts,
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
-import { assertSeatTimeMet } from '../rules/seat-time.service.ts';
+import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { assertChapterOpen } from './chapter-order.ts';
 
 export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {

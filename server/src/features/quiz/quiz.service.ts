@@ -13,7 +13,7 @@ import {
   recordChapterPass,
 } from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/certificates.service.ts';
-import { assertSeatTimeMet } from '../rules/seat-time.service.ts';
+import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
 import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { getRulesProfile, getStudentProfile } from '../rules/rules.service.ts';

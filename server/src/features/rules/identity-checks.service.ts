@@ -18,7 +18,7 @@ import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { answerMatches } from './identity-answers.ts';
 import { getStudentProfile, type StudentProfile } from './rules.service.ts';
-import { assertSeatTimeMet } from './seat-time.service.ts';
+import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 
 /**
  * Identity checks and course locks (issue 8, decision 012). A check asks one fact of the

@@ -12,7 +12,7 @@ import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts'
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
-import { getStudentProfile, type StudentProfile } from './rules.service.ts';
+import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 /**
  * Seat time (issue 8, decision 012). The module page sends a heartbeat about every
