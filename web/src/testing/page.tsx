@@ -130,12 +130,18 @@ export async function waitFor<T>(check: () => T, { timeout = 3000 } = {}): Promi
  * lets React render the outcome: for a test that checks something did not happen.
  */
 export async function settled(): Promise<void> {
-  await waitFor(() => {
-    const busy = callsInFlight + clients.reduce((sum, client) => sum + client.isFetching() + client.isMutating(), 0);
-    if (busy > 0) throw new Error(`${String(busy)} calls still running`);
-  });
-  // react-query hands its results to React on the next task: one turn of the event loop, inside act().
-  await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  const busy = () =>
+    callsInFlight + clients.reduce((sum, client) => sum + client.isFetching() + client.isMutating(), 0);
+  // An answer may start another call (a mutation, then a refetch): settled is idle after a render.
+  for (let round = 0; round < 20; round += 1) {
+    await waitFor(() => {
+      if (busy() > 0) throw new Error(`${String(busy())} calls still running`);
+    });
+    // react-query hands its results to React on the next task: one turn of the event loop, inside act().
+    await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+    if (busy() === 0) return;
+  }
+  throw new Error('the calls never settled');
 }
 
 /** Waits for the first element matching `selector` (and containing `text`, when given). */

@@ -1,64 +1,22 @@
 // @vitest-environment happy-dom
-import { act, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
 import type { AdminQuestion, AuditEntry } from '@ts/contract';
-import '../../lib/i18n.ts';
+import { bodyOf, buttonsNamed, click, render, settled, stubApi, submit, type FetchCall } from '../../testing/page.tsx';
 import { AuditPage } from './audit-page.tsx';
 import { QuestionEditPage } from './question-edit-page.tsx';
 import { previewOf, QuestionsPage } from './questions-page.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-type FetchCall = [url: string, init?: RequestInit];
-
-/** Answers every API call with `answer(url, init)`, recording the calls. */
-function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
-  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
-    const { status, body } = answer(url, init);
-    return Promise.resolve(
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-    );
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls: () => fetchMock.mock.calls as FetchCall[] };
-}
-
-const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-
-async function render(path: string, route: string, page: ReactNode): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  act(() =>
-    createRoot(container).render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path={route} element={page} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    ),
-  );
-  await settle();
+/** Renders the page at `at` under the route `path` and waits for its calls to be answered. */
+async function show(at: string, path: string, page: ReactNode): Promise<HTMLElement> {
+  const container = render(page, { at, path });
+  await settled();
   return container;
 }
 
-const bodyOf = (call: FetchCall | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
 const posts = (calls: FetchCall[]) => calls.filter(([, init]) => init?.method === 'POST');
-const buttonNamed = (container: HTMLElement, name: string) =>
-  [...container.querySelectorAll('button')].filter((button) => button.textContent === name);
 const liveTexts = (container: HTMLElement) =>
   [...container.querySelectorAll('[aria-live=polite]')].map((region) => region.textContent).filter(Boolean);
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
-});
 
 describe('Modify Questions list (spec 2, 9)', () => {
   const long = `${'A driver must yield '.repeat(7)}to pedestrians.`;
@@ -79,7 +37,7 @@ describe('Modify Questions list (spec 2, 9)', () => {
         { id: 2, chapter_id: 1, question: 'When may you pass on the right?' },
       ],
     }));
-    const page = await render('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
+    const page = await show('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
     expect([...page.querySelectorAll('h2')].map((heading) => heading.textContent)).toEqual(['Chapter 1', 'Chapter 2']);
     const links = [...page.querySelectorAll('section')].map((section) =>
       [...section.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('href')]),
@@ -95,7 +53,7 @@ describe('Modify Questions list (spec 2, 9)', () => {
 
   it('says so when the questions cannot be loaded', async () => {
     stubApi(() => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } }));
-    const page = await render('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
+    const page = await show('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
     expect(page.querySelector('[role=alert]')?.textContent).toBe('Error getting questions');
   });
 });
@@ -126,13 +84,11 @@ describe('Edit question page (spec 2, 7, 8)', () => {
   }
 
   const renderEdit = () =>
-    render('/admin/modify-questions/7', '/admin/modify-questions/:questionId', <QuestionEditPage />);
+    show('/admin/modify-questions/7', '/admin/modify-questions/:questionId', <QuestionEditPage />);
 
   async function submitForm(form: HTMLFormElement | null | undefined) {
-    await act(async () => {
-      form?.requestSubmit();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await submit(form);
+    await settled();
   }
 
   it('labels the question, every answer and the correct-answer choice, and links back to the list', async () => {
@@ -155,7 +111,7 @@ describe('Edit question page (spec 2, 7, 8)', () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
     page.querySelector<HTMLTextAreaElement>('textarea[name=content]')!.value = 'What does a flashing red light mean?';
-    await submitForm(buttonNamed(page, 'Save question')[0]?.closest('form'));
+    await submitForm(buttonsNamed(page, 'Save question')[0]?.closest('form'));
     const [call] = posts(api.calls());
     expect(call?.[0]).toBe('/api/admin/edit/question/7');
     expect(bodyOf(call)).toEqual({ content: 'What does a flashing red light mean?', content_es: '' });
@@ -165,14 +121,14 @@ describe('Edit question page (spec 2, 7, 8)', () => {
   it("says 'Error saving question. Please try again' when the server refuses", async () => {
     stubQuestionApi(500);
     const page = await renderEdit();
-    await submitForm(buttonNamed(page, 'Save question')[0]?.closest('form'));
+    await submitForm(buttonsNamed(page, 'Save question')[0]?.closest('form'));
     expect(liveTexts(page)).toEqual(['Error saving question. Please try again']);
   });
 
   it("saves one answer and says 'Answer saved!' next to it", async () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
-    const form = buttonNamed(page, 'Save answer')[1]?.closest('form');
+    const form = buttonsNamed(page, 'Save answer')[1]?.closest('form');
     form!.querySelector<HTMLInputElement>('input[name=content]')!.value = 'Go ahead';
     await submitForm(form);
     const [call] = posts(api.calls());
@@ -185,7 +141,7 @@ describe('Edit question page (spec 2, 7, 8)', () => {
   it("says 'Error saving answer. Please try again' when an answer cannot be saved", async () => {
     stubQuestionApi(400);
     const page = await renderEdit();
-    await submitForm(buttonNamed(page, 'Save answer')[2]?.closest('form'));
+    await submitForm(buttonsNamed(page, 'Save answer')[2]?.closest('form'));
     expect(liveTexts(page)).toEqual(['Error saving answer. Please try again']);
   });
 
@@ -193,13 +149,11 @@ describe('Edit question page (spec 2, 7, 8)', () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
     const radios = page.querySelectorAll<HTMLInputElement>('input[type=radio]');
-    await act(async () => {
-      radios[2]?.click();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await click(radios[2]);
+    await settled();
     expect(posts(api.calls())).toEqual([]);
     expect(radios[2]?.checked).toBe(true);
-    await submitForm(buttonNamed(page, 'Save correct answer')[0]?.closest('form'));
+    await submitForm(buttonsNamed(page, 'Save correct answer')[0]?.closest('form'));
     const [call] = posts(api.calls());
     expect(call?.[0]).toBe('/api/admin/edit/answer/72');
     expect(bodyOf(call)).toEqual({ content: 'Speed up', correct: true });
@@ -241,7 +195,7 @@ describe('Audit log page', () => {
         pageSize: 50,
       },
     }));
-    const page = await render('/admin/audit', '/admin/audit', <AuditPage />);
+    const page = await show('/admin/audit', '/admin/audit', <AuditPage />);
     const headers = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
     expect(headers).toEqual(['When', 'Who', 'Action', 'What', 'Before', 'After']);
     const rows = [...page.querySelectorAll('tbody tr')].map((row) =>
@@ -253,8 +207,8 @@ describe('Audit log page', () => {
     ]);
     expect(page.querySelector('tbody tr:nth-child(2) a')?.getAttribute('href')).toBe('/admin/students/42');
     expect(page.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-22T15:00:00.000Z');
-    expect(buttonNamed(page, 'Previous')).toHaveLength(0);
-    expect(buttonNamed(page, 'Next')).toHaveLength(0);
+    expect(buttonsNamed(page, 'Previous')).toHaveLength(0);
+    expect(buttonsNamed(page, 'Next')).toHaveLength(0);
   });
 
   it('pages with Previous and Next', async () => {
@@ -262,21 +216,19 @@ describe('Audit log page', () => {
       status: 200,
       body: { rows: [entry({})], total: 120, page: url.includes('page=3') ? 3 : 2, pageSize: 50 },
     }));
-    const page = await render('/admin/audit?page=2', '/admin/audit', <AuditPage />);
+    const page = await show('/admin/audit?page=2', '/admin/audit', <AuditPage />);
     expect(api.calls()[0]?.[0]).toBe('/api/admin/audit?page=2');
     expect(page.textContent).toContain('Page 2 of 3');
-    expect(buttonNamed(page, 'Previous')).toHaveLength(1);
-    await act(async () => {
-      buttonNamed(page, 'Next')[0]?.click();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    expect(buttonsNamed(page, 'Previous')).toHaveLength(1);
+    await click(buttonsNamed(page, 'Next')[0]);
+    await settled();
     expect(api.calls().at(-1)?.[0]).toBe('/api/admin/audit?page=3');
-    expect(buttonNamed(page, 'Next')).toHaveLength(0);
+    expect(buttonsNamed(page, 'Next')).toHaveLength(0);
   });
 
   it('tells other staff plainly that the audit log is not theirs', async () => {
     stubApi(() => ({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'x' } } }));
-    const page = await render('/admin/audit', '/admin/audit', <AuditPage />);
+    const page = await show('/admin/audit', '/admin/audit', <AuditPage />);
     expect(page.querySelector('[role=alert]')?.textContent).toBe('Only a super admin can see the audit log.');
   });
 });

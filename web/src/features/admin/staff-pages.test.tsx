@@ -1,67 +1,16 @@
 // @vitest-environment happy-dom
-import { act, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StaffAccount } from '@ts/contract';
-import '../../lib/i18n.ts';
+import { bodyOf, byLabel, render, settled, setValue, stubApi, submit, typeInto } from '../../testing/page.tsx';
 import { SetPasswordPage } from '../auth/set-password-page.tsx';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { UsersPage } from './users-page.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-type FetchCall = [url: string, init?: RequestInit];
-
-/** Answers every API call with `answer(url, init)`, recording the calls. */
-function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
-  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
-    const { status, body } = answer(url, init);
-    return Promise.resolve(
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-    );
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls: () => fetchMock.mock.calls as FetchCall[] };
+/** Submits the form and waits for the answer to show. */
+async function send(form: HTMLFormElement | null | undefined) {
+  await submit(form);
+  await settled();
 }
-
-function render(page: ReactNode, entry = '/'): HTMLElement {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  act(() =>
-    createRoot(container).render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={[entry]}>{page}</MemoryRouter>
-      </QueryClientProvider>,
-    ),
-  );
-  return container;
-}
-
-const byLabel = (container: HTMLElement, label: string) => {
-  const found = [...container.querySelectorAll('label')].find((element) => element.textContent === label);
-  const control = found && container.querySelector<HTMLInputElement | HTMLSelectElement>(`[id="${found.htmlFor}"]`);
-  if (!control) throw new Error(`no control labelled ${label}`);
-  return control;
-};
-const type = (container: HTMLElement, label: string, value: string) => {
-  byLabel(container, label).value = value;
-};
-async function submit(form: HTMLFormElement | null | undefined) {
-  await act(async () => {
-    form?.requestSubmit();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  });
-}
-const bodyOf = (call: FetchCall | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
-});
 
 describe('Change Password page (spec 2, 5, 8)', () => {
   function renderAsStaff() {
@@ -75,10 +24,10 @@ describe('Change Password page (spec 2, 5, 8)', () => {
   it("alerts 'New Password & Confirm New Password must match' and sends nothing when they differ", async () => {
     const api = stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
     const page = renderAsStaff();
-    type(page, 'Current Password', 'the old passphrase');
-    type(page, 'New Password', 'a new passphrase 1');
-    type(page, 'Confirm New Password', 'a new passphrase 2');
-    await submit(page.querySelector('form'));
+    await typeInto(page, 'Current Password', 'the old passphrase');
+    await typeInto(page, 'New Password', 'a new passphrase 1');
+    await typeInto(page, 'Confirm New Password', 'a new passphrase 2');
+    await send(page.querySelector('form'));
     expect(page.querySelector('[role=alert]')?.textContent).toBe('New Password & Confirm New Password must match');
     expect(api.calls()).toEqual([]);
   });
@@ -86,10 +35,10 @@ describe('Change Password page (spec 2, 5, 8)', () => {
   it("sends the stored user's id with both passwords and shows the success message", async () => {
     const api = stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
     const page = renderAsStaff();
-    type(page, 'Current Password', 'the old passphrase');
-    type(page, 'New Password', 'a new passphrase');
-    type(page, 'Confirm New Password', 'a new passphrase');
-    await submit(page.querySelector('form'));
+    await typeInto(page, 'Current Password', 'the old passphrase');
+    await typeInto(page, 'New Password', 'a new passphrase');
+    await typeInto(page, 'Confirm New Password', 'a new passphrase');
+    await send(page.querySelector('form'));
     expect(api.calls()[0]?.[0]).toBe('/api/admin/change-password');
     expect(bodyOf(api.calls()[0])).toEqual({ userId: 5, currentPw: 'the old passphrase', newPw: 'a new passphrase' });
     expect(page.querySelector('[role=status]')?.textContent).toBe('Your password was successfully changed!');
@@ -98,10 +47,10 @@ describe('Change Password page (spec 2, 5, 8)', () => {
   it('shows the failure message of spec 8 when the server refuses', async () => {
     stubApi(() => ({ status: 400, body: { error: { code: 'WRONG_PASSWORD', message: 'refused' } } }));
     const page = renderAsStaff();
-    type(page, 'Current Password', 'not the passphrase');
-    type(page, 'New Password', 'a new passphrase');
-    type(page, 'Confirm New Password', 'a new passphrase');
-    await submit(page.querySelector('form'));
+    await typeInto(page, 'Current Password', 'not the passphrase');
+    await typeInto(page, 'New Password', 'a new passphrase');
+    await typeInto(page, 'Confirm New Password', 'a new passphrase');
+    await send(page.querySelector('form'));
     expect(page.querySelector('[role=alert]')?.textContent).toBe(
       'There was an error changing your password. Please ensure your current password was typed correctly.',
     );
@@ -111,10 +60,10 @@ describe('Change Password page (spec 2, 5, 8)', () => {
 describe('Set password page', () => {
   it('sends the token of the link fragment and shows the invalid-link message when it is refused', async () => {
     const api = stubApi(() => ({ status: 400, body: { error: { code: 'INVALID_LINK', message: 'refused' } } }));
-    const page = render(<SetPasswordPage />, '/set-password#token=abcdefghijklmnop');
-    type(page, 'New password', 'a new passphrase');
-    type(page, 'Confirm new password', 'a new passphrase');
-    await submit(page.querySelector('form'));
+    const page = render(<SetPasswordPage />, { at: '/set-password#token=abcdefghijklmnop' });
+    await typeInto(page, 'New password', 'a new passphrase');
+    await typeInto(page, 'Confirm new password', 'a new passphrase');
+    await send(page.querySelector('form'));
     expect(bodyOf(api.calls()[0])).toEqual({ token: 'abcdefghijklmnop', password: 'a new passphrase' });
     expect(page.querySelector('[role=alert]')?.textContent).toBe(
       'This link is invalid or has expired. Ask a super admin for a new one.',
@@ -123,10 +72,10 @@ describe('Set password page', () => {
 
   it('links to the staff sign-in once the password is set', async () => {
     stubApi(() => ({ status: 200, body: { status: 'SUCCESS' } }));
-    const page = render(<SetPasswordPage />, '/set-password#token=abcdefghijklmnop');
-    type(page, 'New password', 'a new passphrase');
-    type(page, 'Confirm new password', 'a new passphrase');
-    await submit(page.querySelector('form'));
+    const page = render(<SetPasswordPage />, { at: '/set-password#token=abcdefghijklmnop' });
+    await typeInto(page, 'New password', 'a new passphrase');
+    await typeInto(page, 'Confirm new password', 'a new passphrase');
+    await send(page.querySelector('form'));
     expect(page.querySelector('[role=status]')?.textContent).toContain('Your password has been set.');
     expect(page.querySelector('a')?.getAttribute('href')).toBe('/admin-login');
   });
@@ -173,7 +122,7 @@ describe('Users page', () => {
   it('shows each account with its role, court and status', async () => {
     stubUsersApi(true);
     const page = render(<UsersPage />);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await settled();
     const rows = [...page.querySelectorAll('tbody tr')].map((row) =>
       [...row.querySelectorAll('th, td')].slice(0, 6).map((cell) => cell.textContent),
     );
@@ -185,25 +134,21 @@ describe('Users page', () => {
   });
 
   async function chooseRole(page: HTMLElement, value: string) {
-    const role = byLabel(page, 'Role');
-    await act(async () => {
-      role.value = value;
-      role.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await typeInto(page, 'Role', value);
   }
 
   it('offers a court for an admin or a clerk, never a super_admin, and shows the new link once', async () => {
     const api = stubUsersApi(false);
     const page = render(<UsersPage />);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await settled();
     await chooseRole(page, 'super_admin');
     expect(page.querySelector('select[name=court_id]')).toBeNull();
     await chooseRole(page, 'admin');
     expect((byLabel(page, 'Court') as HTMLSelectElement).options[0]?.textContent).toBe('All courts (full admin)');
-    type(page, 'Username', 'wendy');
-    type(page, 'Name', 'Wendy');
-    type(page, 'Email', 'wendy@school.example');
-    await submit([...page.querySelectorAll('form')].at(-1));
+    await typeInto(page, 'Username', 'wendy');
+    await typeInto(page, 'Name', 'Wendy');
+    await typeInto(page, 'Email', 'wendy@school.example');
+    await send([...page.querySelectorAll('form')].at(-1));
 
     const post = api.calls().find(([, init]) => init?.method === 'POST');
     expect(bodyOf(post)).toEqual({
@@ -221,15 +166,15 @@ describe('Users page', () => {
   it("creates a court's own clerk: the new-account form sends the chosen court with the clerk role", async () => {
     const api = stubUsersApi(true);
     const page = render(<UsersPage />);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    await settled();
     await chooseRole(page, 'clerk');
     const court = byLabel(page, 'Court') as HTMLSelectElement;
     expect([...court.options].map((option) => option.textContent)).toEqual(['All courts', 'Court C']);
-    court.value = '3';
-    type(page, 'Username', 'cora');
-    type(page, 'Name', 'Cora');
-    type(page, 'Email', 'cora@court.example');
-    await submit([...page.querySelectorAll('form')].at(-1));
+    await setValue(court, '3');
+    await typeInto(page, 'Username', 'cora');
+    await typeInto(page, 'Name', 'Cora');
+    await typeInto(page, 'Email', 'cora@court.example');
+    await send([...page.querySelectorAll('form')].at(-1));
 
     const post = api.calls().find(([, init]) => init?.method === 'POST');
     expect(bodyOf(post)).toEqual({

@@ -1,34 +1,34 @@
 // @vitest-environment happy-dom
 import { act, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
 import type { AdminStudent, AdminStudentRow } from '@ts/contract';
-import '../../lib/i18n.ts';
+import {
+  buttonNamed,
+  byLabel,
+  click as clickOnly,
+  render as renderPage,
+  settled,
+  stubApi as answerApi,
+  typeInto,
+  unmountAll,
+  waitFor,
+  type Answer,
+  type FetchCall,
+} from '../../testing/page.tsx';
 import { StudentDetailPage } from './student-detail-page.tsx';
 import { StudentSignUpPage } from './student-sign-up-page.tsx';
 import { STUDENT_SEARCH_DELAY_MS, StudentsPage } from './students-page.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-type FetchCall = [url: string, init?: RequestInit];
 
 const COURTS = [
   { id: 7, name: 'Alameda Traffic Court', county_id: 1 },
   { id: 9, name: 'Berkeley Traffic Court', county_id: 1 },
 ];
 
-/** Answers every API call with `answer(url, init)`, recording the calls. */
-function stubApi(answer: (url: string, init?: RequestInit) => { status: number; body: unknown }) {
-  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
-    const { status, body } = url.startsWith('/api/public/courts') ? { status: 200, body: COURTS } : answer(url, init);
-    return Promise.resolve(
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-    );
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls: () => (fetchMock.mock.calls as FetchCall[]).filter(([url]) => !url.startsWith('/api/public/')) };
+/** Answers every API call but the court list with `answer(url, init)`; `calls()` leaves the court list out. */
+function stubApi(answer: (url: string, init?: RequestInit) => Answer) {
+  const api = answerApi((url, init) => (url.startsWith('/api/public/courts') ? { body: COURTS } : answer(url, init)));
+  return { calls: () => api.calls().filter(([url]) => !url.startsWith('/api/public/')) };
 }
 
 function signInAs(type: 'admin' | 'clerk' | 'super_admin', courtId: number | null = null) {
@@ -49,67 +49,17 @@ function Destination() {
   );
 }
 
-/** Every page a test rendered, unmounted after it so nothing of one test runs on into the next. */
-const mounted: Root[] = [];
-
-function render(page: ReactNode, entry: string, path: string): HTMLElement {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const root = createRoot(container);
-  mounted.push(root);
-  act(() =>
-    root.render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={[entry]}>
-          <Routes>
-            <Route path={path} element={page} />
-            <Route path="*" element={<Destination />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    ),
-  );
-  return container;
+function render(page: ReactNode, at: string, path: string): HTMLElement {
+  return renderPage(page, { at, path, elsewhere: <Destination /> });
 }
 
-const settle = (ms = 20) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
-
-const byLabel = (container: HTMLElement, label: string) => {
-  const found = [...container.querySelectorAll('label')].find((element) => element.textContent === label);
-  const control = found && container.querySelector<HTMLInputElement | HTMLSelectElement>(`[id="${found.htmlFor}"]`);
-  if (!control) throw new Error(`no control labelled ${label}`);
-  return control;
-};
-/** Types as a person does: React hears the input event (controlled fields need it). */
-async function typeInto(container: HTMLElement, label: string, value: string) {
-  const control = byLabel(container, label);
-  await act(async () => {
-    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set;
-    setter?.call(control, value);
-    control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
-  });
-}
-const buttonNamed = (container: HTMLElement, name: string) =>
-  [...container.querySelectorAll('button')].find((button) => button.textContent === name);
+/** Clicks and waits for what the click started. */
 async function click(element: Element | null | undefined) {
-  if (!element) throw new Error('nothing to click');
-  await act(async () => {
-    (element as HTMLElement).click();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  });
+  await clickOnly(element);
+  await settled();
 }
 const queryOf = (call: FetchCall | undefined) =>
   Object.fromEntries(new URL(String(call?.[0]), 'http://x').searchParams);
-
-afterEach(() => {
-  act(() => {
-    for (const root of mounted.splice(0)) root.unmount();
-  });
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
-});
 
 const row = (id: number, overrides: Partial<AdminStudentRow> = {}): AdminStudentRow => ({
   id,
@@ -135,7 +85,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin');
     stubApi(() => listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z' }), row(1)], 25));
     const page = render(<StudentsPage />, '/admin/students', '/admin/students');
-    await settle();
+    await settled();
 
     const headings = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
     expect(headings).toEqual([
@@ -164,7 +114,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin');
     const api = stubApi((url) => (url.includes('page=2') ? listAnswer([row(1)], 21, 2) : listAnswer([row(2)], 21)));
     const page = render(<StudentsPage />, '/admin/students', '/admin/students');
-    await settle();
+    await settled();
     expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
 
     await click(buttonNamed(page, 'Next'));
@@ -179,16 +129,23 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin');
     const api = stubApi(() => listAnswer([row(1)], 1));
     const page = render(<StudentsPage />, '/admin/students?page=3', '/admin/students');
-    await settle();
+    await settled();
     expect(queryOf(api.calls()[0])).toEqual({ page: '3' });
 
-    await typeInto(page, "Search by name, email or driver's license", 'ma');
-    await settle(50);
-    await typeInto(page, "Search by name, email or driver's license", 'maria ');
-    await settle(STUDENT_SEARCH_DELAY_MS - 100);
-    expect(api.calls()).toHaveLength(1);
+    // The debounce's clock is the test's.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await typeInto(page, "Search by name, email or driver's license", 'ma');
+      act(() => vi.advanceTimersByTime(50));
+      await typeInto(page, "Search by name, email or driver's license", 'maria ');
+      act(() => vi.advanceTimersByTime(STUDENT_SEARCH_DELAY_MS - 100));
+      expect(api.calls()).toHaveLength(1);
 
-    await settle(200);
+      act(() => vi.advanceTimersByTime(200));
+    } finally {
+      vi.useRealTimers();
+    }
+    await settled();
     expect(api.calls()).toHaveLength(2);
     expect(queryOf(api.calls()[1])).toEqual({ searchTerm: 'maria', page: '1' });
   });
@@ -197,7 +154,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('clerk');
     const api = stubApi(() => listAnswer([row(1)], 1));
     const page = render(<StudentsPage />, '/admin/students?page=2', '/admin/students');
-    await settle();
+    await settled();
     const select = byLabel(page, 'Court') as HTMLSelectElement;
     expect([...select.options].map((option) => option.textContent)).toEqual([
       'All courts',
@@ -206,7 +163,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     ]);
 
     await typeInto(page, 'Court', '9');
-    await settle();
+    await settled();
 
     expect(queryOf(api.calls().at(-1))).toEqual({ courtId: '9', page: '1' });
   });
@@ -215,7 +172,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin', 7);
     const api = stubApi(() => listAnswer([row(1)], 1));
     const page = render(<StudentsPage />, '/admin/students?court=9', '/admin/students');
-    await settle();
+    await settled();
     expect(() => byLabel(page, 'Court')).toThrow();
     expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
   });
@@ -224,7 +181,7 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin');
     stubApi(() => listAnswer([], 0));
     const page = render(<StudentsPage />, '/admin/students', '/admin/students');
-    await settle();
+    await settled();
     expect(page.textContent).toContain('No students found');
     expect(page.querySelector('table')).toBeNull();
   });
@@ -233,15 +190,13 @@ describe('Students page (spec 2 /admin/students)', () => {
     signInAs('admin');
     stubApi(() => listAnswer([row(4, { first_name: 'Ines' })], 1));
     let page = render(<StudentsPage />, '/admin/students', '/admin/students');
-    await settle();
+    await settled();
     await click(page.querySelector('tbody tr td'));
     expect(page.querySelector('[data-testid=destination]')?.textContent).toBe('/admin/students/4 state:Ines');
 
-    act(() => {
-      for (const root of mounted.splice(0)) root.unmount();
-    });
+    unmountAll();
     page = render(<StudentsPage />, '/admin/students', '/admin/students');
-    await settle();
+    await settled();
     const link = page.querySelector('tbody a');
     expect(link?.getAttribute('href')).toBe('/admin/students/4');
     await click(link);
@@ -267,7 +222,7 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
     signInAs('admin');
     stubApi(() => ({ status: 201, body: { studentId: 1 } }));
     const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
-    await settle();
+    await settled();
     const court = byLabel(page, 'Court') as HTMLSelectElement;
     expect(court.value).toBe('7');
     expect([...court.options].map((option) => option.textContent)).toEqual([
@@ -281,7 +236,7 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
     signInAs('admin');
     const api = stubApi(() => ({ status: 201, body: { studentId: 1 } }));
     const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
-    await settle();
+    await settled();
     await fillForm(page);
     await typeInto(page, 'City', '');
     await submit(page);
@@ -299,7 +254,7 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
     signInAs('admin');
     const api = stubApi(() => ({ status: 201, body: { studentId: 42 } }));
     const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
-    await settle();
+    await settled();
     await fillForm(page);
     await typeInto(page, 'Court', '9');
     await submit(page);
@@ -335,7 +290,7 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
     signInAs('admin');
     stubApi(() => ({ status, body }));
     const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
-    await settle();
+    await settled();
     await fillForm(page);
     await submit(page);
     expect(page.querySelector('[role=alert]')?.textContent).toBe(
@@ -387,7 +342,7 @@ describe('Student detail: attempts and who enrolled the student', () => {
       }),
     }));
     const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-    await settle();
+    await settled();
 
     const section = page.querySelector('section[aria-labelledby=attempts-heading]');
     expect(section?.querySelector('h2')?.textContent).toBe('Quiz attempts');
@@ -408,7 +363,7 @@ describe('Student detail: attempts and who enrolled the student', () => {
     signInAs('admin');
     stubApi(() => ({ status: 200, body: detail({}) }));
     const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-    await settle();
+    await settled();
     expect(page.textContent).toContain('No quiz has been submitted yet.');
     expect([...page.querySelectorAll('dt')].map((dt) => dt.textContent)).not.toContain('Enrolled by');
   });
@@ -419,7 +374,7 @@ describe('Student detail: a new certificate only for a finished course (issue 13
     signInAs('super_admin');
     stubApi(() => ({ status: 200, body: detail({ completed_at: '2026-11-03T10:00:00Z' }) }));
     const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-    await settle();
+    await settled();
     expect(byLabel(page, 'Completion date').disabled).toBe(false);
     expect(buttonNamed(page, 'Generate new certificate')?.disabled).toBe(false);
     expect(page.textContent).not.toContain('once the student has passed the final exam');
@@ -429,7 +384,7 @@ describe('Student detail: a new certificate only for a finished course (issue 13
     signInAs('super_admin');
     stubApi(() => ({ status: 200, body: detail({}) }));
     const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-    await settle();
+    await settled();
     const box = byLabel(page, 'Completion date');
     expect(box.disabled).toBe(true);
     expect(buttonNamed(page, 'Generate new certificate')?.disabled).toBe(true);
@@ -487,7 +442,7 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
       signInAs(type, courtId);
       stubApi(() => ({ status: 200, body: certified }));
       const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-      await settle();
+      await settled();
       expect(page.textContent).toContain('clerk@alameda.example');
       expect(resendButtons(page)).toHaveLength(count);
     },
@@ -499,13 +454,12 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
       init?.method === 'POST' ? { status: 200, body: { status: 'queued' } } : { status: 200, body: certified },
     );
     const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
-    await settle();
+    await settled();
     const detailLoads = () => api.calls().filter(([url]) => url === '/api/admin/students/8').length;
     expect(detailLoads()).toBe(1);
-    await act(async () => {
-      resendButtons(page)[0]?.click();
-      await vi.waitFor(() => expect(detailLoads()).toBe(2));
-    });
+    await clickOnly(resendButtons(page)[0]);
+    await waitFor(() => expect(detailLoads()).toBe(2));
+    await settled();
     const posts = api.calls().filter(([, init]) => init?.method === 'POST');
     expect(posts.map(([url]) => url)).toEqual(['/api/admin/deliveries/31/resend']);
   });
