@@ -15,7 +15,7 @@ import { registerDashboardRoutes } from './features/admin/dashboard.routes.ts';
 import { registerAuditRoutes } from './features/audit/audit.routes.ts';
 import { registerQuestionRoutes } from './features/questions/questions.routes.ts';
 import { registerStaffRoutes } from './features/staff/staff.routes.ts';
-import { registerIdentityCheckRoutes } from './features/rules/identity-checks.routes.ts';
+import { registerIdentityCheckRoutes } from './features/identity-checks/identity-checks.routes.ts';
 import { registerRulesRoutes } from './features/rules/rules.routes.ts';
 import { registerSeatTimeRoutes } from './features/seat-time/seat-time.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';

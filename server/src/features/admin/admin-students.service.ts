@@ -7,7 +7,7 @@ import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
-import { getStudentIdentity } from '../rules/identity-checks.service.ts';
+import { getStudentIdentity } from '../identity-checks/identity-checks.service.ts';
 import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 

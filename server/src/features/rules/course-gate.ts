@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { assertWithinCompletionWindow } from './completion.service.ts';
-import { assertNoIdentityHold } from './identity-checks.service.ts';
+import { assertNoIdentityHold } from '../identity-checks/identity-checks.service.ts';
 import { getStudentProfile, type StudentProfile } from './rules.service.ts';
 
 /**

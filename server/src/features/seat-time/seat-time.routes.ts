@@ -3,7 +3,7 @@ import { getSeatTime, recordHeartbeat } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
-import { hasIdentityHold } from '../rules/identity-checks.service.ts';
+import { hasIdentityHold } from '../identity-checks/identity-checks.service.ts';
 import { getStudentProfile } from '../rules/rules.service.ts';
 import * as seatTime from './seat-time.service.ts';
 

@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { answerMatches } from './identity-answers.ts';
-import { getStudentProfile, type StudentProfile } from './rules.service.ts';
+import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 
 /**
