@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { assertOwnRecord, getVisibleStudent } from '../../plugins/policies.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { unlockCourse } from './course-locks.ts';
 import * as identity from './identity-checks.service.ts';
 
 export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
@@ -25,7 +26,7 @@ export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }:
   serve(app, unlockStudentCourse, staffRoles('super_admin', 'admin', 'court_admin'), async ({ params, auth }) => {
     await getVisibleStudent(db, auth, params.id);
     await db.transaction(async (tx) => {
-      const lifted = await identity.unlockCourse(tx, clock, { studentId: params.id, staffId: auth.staffId });
+      const lifted = await unlockCourse(tx, clock, { studentId: params.id, staffId: auth.staffId });
       if (!lifted) return;
       await recordAudit(tx, clock, {
         staffId: auth.staffId,

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   type AdminIdentity,
   COURSE_LOCKED,
@@ -8,17 +8,24 @@ import {
   IDENTITY_CHECK_PENDING,
   type IdentityCheckState,
   type IdentitySource,
-  type OpenIdentityCheck,
-  type RulesProfile,
 } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { counties, courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
+import { courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
-import { answerMatches } from './identity-answers.ts';
 import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
+import { activeLock, lockIfMissedEnough } from './course-locks.ts';
+import { answerMatches } from './identity-answers.ts';
+import { presentCheck, presentLock } from './identity-presenter.ts';
+import {
+  type CheckGroup,
+  type CheckRow,
+  groupChecks,
+  type IdentityRules,
+  nextCheckAtSeconds,
+} from './identity-schedule.ts';
 
 /**
  * Identity checks and course locks (issue 8, decision 012). A check asks one fact of the
@@ -30,114 +37,12 @@ import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
  * answers are not.
  */
 
-type IdentityRules = RulesProfile['identityChecks'];
-type CheckRow = typeof identityChecks.$inferSelect;
-
-/** Why a course is locked (the page translates it). */
-export const MISSED_CHECKS_REASON = 'missed_identity_checks';
-
-/**
- * The spread of the schedule, in [0.5, 1.5): a hash of the student and how many checks they were
- * asked so far. Deterministic, so the moments differ between students and checks but a test can
- * compute them; a student cannot tell when the next one comes.
- */
-export function scheduleFactor(studentId: number, checksSoFar: number): number {
-  let hash = 0x811c9dc5;
-  for (const character of `${String(studentId)}:${String(checksSoFar)}`) {
-    hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193) >>> 0;
-  }
-  return 0.5 + hash / 2 ** 32;
-}
-
-/**
- * The counted seat time (seconds) at which the next check is due: the first after about
- * everyMinutes, each next about everyMinutes after the counted time the latest was asked at.
- */
-export function nextCheckAtSeconds(
-  studentId: number,
-  everyMinutes: number,
-  checksSoFar: number,
-  latestCountedSecondsAtAsk: number,
-): number {
-  return Math.ceil(latestCountedSecondsAtAsk + everyMinutes * 60 * scheduleFactor(studentId, checksSoFar));
-}
-
-export interface CheckGroup {
-  rows: CheckRow[];
-  /** open: waiting for an answer; retrying: a wrong answer whose next question is asked. */
-  status: 'open' | 'retrying' | 'passed' | 'missed';
-}
-
-/** The student's questions (oldest first) as checks: a first question and the retries after it. */
-export function groupChecks(rows: CheckRow[], retries: number): CheckGroup[] {
-  const groups: CheckGroup[] = [];
-  for (const row of rows) {
-    const last = groups.at(-1);
-    const group = last?.status === 'retrying' ? last : { rows: [], status: 'open' as CheckGroup['status'] };
-    if (group !== last) groups.push(group);
-    group.rows.push(row);
-    if (row.outcome === null) group.status = 'open';
-    else if (row.outcome === 'passed') group.status = 'passed';
-    else if (row.outcome === 'wrong' && group.rows.length <= retries) group.status = 'retrying';
-    else group.status = 'missed';
-  }
-  return groups;
-}
-
-/** Misses in a row that have not yet caused a lock (a pass or a lock starts the count anew). */
-function missesSinceLastLockOrPass(groups: CheckGroup[], missesBeforeLock: number): number {
-  let run = 0;
-  for (const group of groups) {
-    if (group.status === 'passed') run = 0;
-    else if (group.status === 'missed') run = run + 1 === missesBeforeLock ? 0 : run + 1;
-  }
-  return run;
-}
-
 async function countedSeconds(db: Db, studentId: number): Promise<number> {
   const [row] = await db
     .select({ total: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number) })
     .from(seatTimeLedger)
     .where(eq(seatTimeLedger.studentId, studentId));
   return row?.total ?? 0;
-}
-
-async function activeLock(db: Db, studentId: number, now: Date) {
-  const [lock] = await db
-    .select()
-    .from(courseLocks)
-    .where(
-      and(
-        eq(courseLocks.studentId, studentId),
-        isNull(courseLocks.unlockedAt),
-        or(isNull(courseLocks.lockedUntil), gt(courseLocks.lockedUntil, now)),
-      ),
-    )
-    .orderBy(desc(courseLocks.id))
-    .limit(1);
-  return lock;
-}
-
-/** Locks the course once the misses in a row reach the profile's count (the n-th lock waits for an admin). */
-async function lockIfMissedEnough(
-  tx: Db,
-  now: Date,
-  studentId: number,
-  rules: IdentityRules,
-  before: CheckGroup[],
-  after: CheckGroup[],
-): Promise<void> {
-  const runBefore = missesSinceLastLockOrPass(before, rules.missesBeforeLock);
-  const concluded = after.at(-1);
-  if (concluded?.status !== 'missed' || runBefore + 1 < rules.missesBeforeLock) return;
-  const [locks] = await tx.select({ n: count() }).from(courseLocks).where(eq(courseLocks.studentId, studentId));
-  const adminOnly = (locks?.n ?? 0) + 1 >= rules.locksBeforeAdminUnlock;
-  await tx.insert(courseLocks).values({
-    studentId,
-    reason: MISSED_CHECKS_REASON,
-    lockedAt: now,
-    lockedUntil: adminOnly ? null : new Date(now.getTime() + rules.lockHours * 3_600_000),
-  });
 }
 
 interface IdentityState {
@@ -222,60 +127,6 @@ async function askCheck(
     .returning();
   if (!row) throw new Error('identity check was not saved');
   return row;
-}
-
-/** A small stable hash for ordering the court choices of one check the same way on every read. */
-function stableRank(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const character of text) hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193) >>> 0;
-  return hash;
-}
-
-/**
- * Four court names for a 'court' question: the student's and three others (of the same state
- * first), in an order fixed per check so a reload shows the same list.
- */
-async function courtChoices(db: Db, checkId: number, courtId: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: courts.id, name: courts.name, state: counties.state })
-    .from(courts)
-    .innerJoin(counties, eq(counties.id, courts.countyId));
-  const own = rows.find((row) => row.id === courtId);
-  if (!own) return [];
-  const others = rows
-    .filter((row) => row.id !== courtId && row.name !== own.name)
-    .sort(
-      (a, b) =>
-        Number(a.state !== own.state) - Number(b.state !== own.state) ||
-        stableRank(`${String(checkId)}:${String(a.id)}`) - stableRank(`${String(checkId)}:${String(b.id)}`),
-    )
-    .slice(0, 3);
-  return [own, ...others]
-    .map((row) => row.name)
-    .sort((a, b) => stableRank(`${String(checkId)}:${a}`) - stableRank(`${String(checkId)}:${b}`));
-}
-
-async function presentCheck(db: Db, now: Date, row: CheckRow): Promise<OpenIdentityCheck> {
-  const check: OpenIdentityCheck = {
-    id: row.id,
-    source: row.source,
-    question_key: row.source,
-    reason: row.reason,
-    expires_at: row.expiresAt.toISOString(),
-    seconds_left: Math.max(0, Math.ceil((row.expiresAt.getTime() - now.getTime()) / 1000)),
-  };
-  if (row.source === 'court') {
-    const [student] = await db
-      .select({ courtId: students.courtId })
-      .from(students)
-      .where(eq(students.id, row.studentId));
-    if (student) check.choices = await courtChoices(db, row.id, student.courtId);
-  }
-  return check;
-}
-
-function presentLock(lock: NonNullable<IdentityState['lock']>): NonNullable<IdentityCheckState['locked']> {
-  return { until: lock.lockedUntil?.toISOString() ?? null, reason: lock.reason };
 }
 
 function lockedError(lock: NonNullable<IdentityState['lock']>): AppError {
@@ -460,26 +311,6 @@ async function describeState(db: Db, now: Date, studentId: number): Promise<Iden
     .orderBy(desc(identityChecks.id))
     .limit(1);
   return { check: open ? await presentCheck(db, now, open) : null, locked: null };
-}
-
-/**
- * An admin lifts the student's lock (decision 012: after the profile's number of locks only an
- * admin can). Returns the lock lifted, or undefined when none was in force.
- */
-export async function unlockCourse(
-  tx: Db,
-  clock: Clock,
-  input: { studentId: number; staffId: number },
-): Promise<typeof courseLocks.$inferSelect | undefined> {
-  const now = clock.now();
-  const lock = await activeLock(tx, input.studentId, now);
-  if (!lock) return undefined;
-  const [lifted] = await tx
-    .update(courseLocks)
-    .set({ unlockedAt: now, unlockedByStaffId: input.staffId })
-    .where(eq(courseLocks.id, lock.id))
-    .returning();
-  return lifted;
 }
 
 /** Every question asked (oldest first) and the lock in force, for the admin student detail. */

@@ -16,7 +16,7 @@ import { type ApiClient, apiClient, moduleIdsOf } from '../../testing/course.ts'
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
-import { groupChecks, nextCheckAtSeconds, scheduleFactor } from './identity-checks.service.ts';
+import { groupChecks, nextCheckAtSeconds, scheduleFactor } from './identity-schedule.ts';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
