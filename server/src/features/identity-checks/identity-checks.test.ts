@@ -16,7 +16,7 @@ import { type ApiClient, apiClient, moduleIdsOf } from '../../testing/course.ts'
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
-import { groupChecks, nextCheckAtSeconds, scheduleFactor } from './identity-schedule.ts';
+import { groupChecks, nextCheckAtSeconds } from './identity-schedule.ts';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
@@ -170,15 +170,6 @@ describe('identity checks and course locks', () => {
     expect(await questionsOf(student)).toEqual([]);
     const answered = await student.client.post(`${checkUrl(student)}/1`, { answer: DOB });
     expect(answered.statusCode).toBe(404);
-  });
-
-  it('spreads the moments of the checks between half and one and a half times the interval, the same way each time', () => {
-    const factors = Array.from({ length: 200 }, (_, index) => scheduleFactor(1000 + index, index % 5));
-    expect(factors.every((factor) => factor >= 0.5 && factor < 1.5)).toBe(true);
-    expect(Math.min(...factors)).toBeLessThan(0.7);
-    expect(Math.max(...factors)).toBeGreaterThan(1.3);
-    expect(scheduleFactor(42, 3)).toBe(scheduleFactor(42, 3));
-    expect(nextCheckAtSeconds(42, 45, 3, 1000)).toBe(Math.ceil(1000 + 45 * 60 * scheduleFactor(42, 3)));
   });
 
   it('asks no check before the first scheduled moment, then holds the course until it is answered', async () => {
