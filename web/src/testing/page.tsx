@@ -34,13 +34,17 @@ export interface RenderOptions {
   path?: string;
   /** What any other address shows, to see where the page went. */
   elsewhere?: ReactNode;
+  /** The test's own query client, to look at its cache; a fresh one without retries by default. */
+  client?: QueryClient;
 }
 
 /** Mounts `page` inside a fresh query client (no retries) and a memory router; returns its container. */
-export function render(page: ReactNode, { at = '/', path, elsewhere }: RenderOptions = {}): HTMLElement {
+export function render(
+  page: ReactNode,
+  { at = '/', path, elsewhere, client = newQueryClient() }: RenderOptions = {},
+): HTMLElement {
   const container = document.createElement('div');
   document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const root = createRoot(container);
   mounted.push(root);
   clients.push(client);
@@ -62,6 +66,9 @@ export function render(page: ReactNode, { at = '/', path, elsewhere }: RenderOpt
   );
   return container;
 }
+
+/** A query client as the tests use it: a failed query fails at once, without retries. */
+export const newQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
 /** Unmounts every page rendered so far (nothing of one page runs on into the next). */
 export function unmountAll(): void {
@@ -126,20 +133,30 @@ export async function waitFor<T>(check: () => T, { timeout = 3000 } = {}): Promi
 }
 
 /**
- * Waits until every API call has been answered and every query and mutation has settled, then
- * lets React render the outcome: for a test that checks something did not happen.
+ * Waits until every API call has been answered and every query and mutation has settled, and
+ * React has rendered the outcome: for a test that checks something did not happen, or many things.
+ * The wait is inside act(), so what React does meanwhile is rendered before it returns.
  */
-export async function settled(): Promise<void> {
+export async function settled({ timeout = 3000 } = {}): Promise<void> {
   const busy = () =>
     callsInFlight + clients.reduce((sum, client) => sum + client.isFetching() + client.isMutating(), 0);
-  // An answer may start another call (a mutation, then a refetch): settled is idle after a render.
-  for (let round = 0; round < 20; round += 1) {
-    await waitFor(() => {
-      if (busy() > 0) throw new Error(`${String(busy())} calls still running`);
+  // An answer may start another call (a query enabled by it, a refetch), and React may render
+  // after the last answer: settled is idle, and the page unchanged, after one more turn.
+  let shown: string | null = null;
+  for (let round = 0; round < 50; round += 1) {
+    await act(async () => {
+      await vi.waitFor(
+        () => {
+          if (busy() > 0) throw new Error(`${String(busy())} calls still running`);
+        },
+        { timeout, interval: 5 },
+      );
+      // react-query hands its results to React on the next task.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
     });
-    // react-query hands its results to React on the next task: one turn of the event loop, inside act().
-    await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
-    if (busy() === 0) return;
+    const now = document.body.innerHTML;
+    if (busy() === 0 && now === shown) return;
+    shown = now;
   }
   throw new Error('the calls never settled');
 }

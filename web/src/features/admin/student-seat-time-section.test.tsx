@@ -1,27 +1,14 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminStudent } from '@ts/contract';
 import i18n from '../../lib/i18n.ts';
+import { render as renderPage, unmountAll } from '../../testing/page.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const mounted: Root[] = [];
-
-function render(seatTime: AdminStudent['seat_time']): HTMLElement {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  mounted.push(root);
-  act(() => root.render(<StudentSeatTimeSection seatTime={seatTime} />));
-  return container;
-}
+const render = (seatTime: AdminStudent['seat_time']) => renderPage(<StudentSeatTimeSection seatTime={seatTime} />);
 
 afterEach(async () => {
-  for (const root of mounted.splice(0)) act(() => root.unmount());
-  document.body.innerHTML = '';
+  unmountAll();
   await i18n.changeLanguage('en');
 });
 

@@ -1,12 +1,7 @@
 // @vitest-environment happy-dom
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import '../../lib/i18n.ts';
+import { describe, expect, it } from 'vitest';
+import { newQueryClient, render, settled, stubApi, waitFor, type Answer } from '../../testing/page.tsx';
 import { useCompletedChapters } from './course-queries.ts';
-
-// No act(): react-query reports from its own timers, and the tests wait for the outcome instead.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
 const STUDENT = {
   id: 3,
@@ -22,40 +17,18 @@ function CompletedChapters() {
   return null;
 }
 
-const mounted: Root[] = [];
-
 /** Mounts the completed-chapters query for a signed-in student and waits until it has failed. */
-async function failCompletedChapters(fetchImpl: () => Promise<Response>): Promise<void> {
+async function failCompletedChapters(answer: () => Promise<Answer> | Answer): Promise<void> {
   localStorage.setItem('user', JSON.stringify(STUDENT));
-  vi.stubGlobal('fetch', vi.fn(fetchImpl));
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  mounted.push(root);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  root.render(
-    <QueryClientProvider client={client}>
-      <CompletedChapters />
-    </QueryClientProvider>,
-  );
-  await vi.waitFor(() => expect(client.getQueryState(['completed-chapters', STUDENT.id])?.status).toBe('error'));
+  stubApi(answer);
+  const client = newQueryClient();
+  render(<CompletedChapters />, { client });
+  await waitFor(() => expect(client.getQueryState(['completed-chapters', STUDENT.id])?.status).toBe('error'));
+  await settled();
   expect(fetch).toHaveBeenCalledWith('/api/students/3/completedChapters', expect.anything());
 }
 
-const answer = (status: number, code: string) => () =>
-  Promise.resolve(
-    new Response(JSON.stringify({ error: { code, message: 'x' } }), {
-      status,
-      headers: { 'content-type': 'application/json' },
-    }),
-  );
-
-afterEach(() => {
-  for (const root of mounted.splice(0)) root.unmount();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
-});
+const answer = (status: number, code: string) => () => ({ status, body: { error: { code, message: 'x' } } });
 
 describe('a failed completed-chapters call (spec 8, issue 13)', () => {
   it('keeps the stored user when the call was aborted by a reload', async () => {

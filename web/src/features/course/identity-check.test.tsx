@@ -1,17 +1,17 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdentityCheckState, OpenIdentityCheck, StudentRules } from '@ts/contract';
-import '../../lib/i18n.ts';
+import {
+  buttonNamed,
+  click,
+  render as renderPage,
+  settled,
+  setValue,
+  stubApi as answerApi,
+  type Answer,
+} from '../../testing/page.tsx';
 import { IdentityCheckDialog } from './identity-check.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-type FetchCall = [url: string, init?: RequestInit];
-type Answer = { status: number; body: unknown };
 
 const STUDENT_ID = 5;
 const CHECK_URL = `/api/students/${String(STUDENT_ID)}/identity-check`;
@@ -51,12 +51,10 @@ const check = (overrides: Partial<OpenIdentityCheck> = {}): OpenIdentityCheck =>
  * identity calls (called with the method and the URL), recording every call.
  */
 function stubApi(enabled: boolean, identity: (method: string, url: string, body: unknown) => Answer) {
-  const fetchMock = vi.fn((url: string, init?: RequestInit) => {
-    let answer: Answer;
-    if (url === `/api/students/${String(STUDENT_ID)}/rules`) answer = { status: 200, body: rules(enabled) };
-    else if (url === '/api/public/config') {
-      answer = {
-        status: 200,
+  const api = answerApi((url, init) => {
+    if (url === `/api/students/${String(STUDENT_ID)}/rules`) return { body: rules(enabled) };
+    if (url === '/api/public/config') {
+      return {
         body: {
           schoolName: 'School',
           supportEmail: 'help@school.example',
@@ -65,30 +63,11 @@ function stubApi(enabled: boolean, identity: (method: string, url: string, body:
           videoBaseUrl: '/videos',
         },
       };
-    } else {
-      answer = identity(init?.method ?? 'GET', url, init?.body ? JSON.parse(String(init.body)) : undefined);
     }
-    return Promise.resolve(
-      new Response(JSON.stringify(answer.body), {
-        status: answer.status,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    return identity(init?.method ?? 'GET', url, init?.body ? JSON.parse(String(init.body)) : undefined);
   });
-  vi.stubGlobal('fetch', fetchMock);
-  return {
-    identityCalls: () =>
-      (fetchMock.mock.calls as FetchCall[])
-        .filter(([url]) => url.startsWith(CHECK_URL))
-        .map(([url, init]) => ({
-          method: init?.method ?? 'GET',
-          url,
-          body: init?.body ? JSON.parse(String(init.body)) : undefined,
-        })),
-  };
+  return { identityCalls: () => api.requests().filter(({ url }) => url.startsWith(CHECK_URL)) };
 }
-
-const mounted: Root[] = [];
 
 function render(): HTMLElement {
   localStorage.setItem(
@@ -102,59 +81,36 @@ function render(): HTMLElement {
       completed_at: null,
     }),
   );
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const root = createRoot(container);
-  mounted.push(root);
-  act(() =>
-    root.render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/content/1/3']}>
-          <IdentityCheckDialog />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    ),
-  );
-  return container;
+  return renderPage(<IdentityCheckDialog />, { at: '/content/1/3' });
 }
 
-const settle = (ms = 30) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
 const dialogOf = (container: HTMLElement) => container.querySelector('dialog')!;
 
 async function typeAnswer(container: HTMLElement, value: string) {
   const input = container.querySelector<HTMLInputElement>('input[name="identity-answer"]');
   if (!input) throw new Error('no answer field');
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  await setValue(input, value);
 }
 
 async function submit(container: HTMLElement) {
-  const button = [...container.querySelectorAll('button')].find((element) => element.textContent === 'Submit');
-  if (!button) throw new Error('no Submit button');
-  await act(async () => {
-    button.click();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  });
+  await click(buttonNamed(container, 'Submit'));
+  await settled();
 }
+
+// The countdown's clock is the test's: it ticks only when a test says so. The API answers as usual.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+});
 
 afterEach(() => {
   vi.useRealTimers();
-  act(() => {
-    for (const root of mounted.splice(0)) root.unmount();
-  });
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
 });
 
 describe('identity check dialog (decision 012)', () => {
   it('asks nothing and shows nothing under a profile without identity checks', async () => {
     const api = stubApi(false, () => ({ status: 500, body: {} }));
     const container = render();
-    await settle();
+    await settled();
     expect(api.identityCalls()).toEqual([]);
     expect(dialogOf(container).open).toBe(false);
     expect(container.textContent).toBe('');
@@ -173,7 +129,7 @@ describe('identity check dialog (decision 012)', () => {
       return { status: 200, body: { outcome: 'passed', next: state } };
     });
     const container = render();
-    await settle();
+    await settled();
     const dialog = dialogOf(container);
     expect(dialog.open).toBe(true);
     expect(dialog.getAttribute('aria-modal')).toBe('true');
@@ -214,7 +170,7 @@ describe('identity check dialog (decision 012)', () => {
       body: { check: check({ source: 'court', question_key: 'court', choices }), locked: null },
     }));
     const container = render();
-    await settle();
+    await settled();
     expect(container.querySelector('legend')?.textContent).toBe('Which court sent you to traffic school?');
     const radios = [...container.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
     expect(radios.map((radio) => radio.value)).toEqual(choices);
@@ -222,16 +178,14 @@ describe('identity check dialog (decision 012)', () => {
   });
 
   it('says the course is locked until a time when the time runs out on the last chance', async () => {
-    // The countdown's clock is the test's; the API answers as usual.
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     let state: IdentityCheckState = { check: check({ seconds_left: 1 }), locked: null };
     stubApi(true, () => ({ status: 200, body: state }));
     const container = render();
-    await settle();
+    await settled();
     expect(container.querySelector('[role="timer"]')?.textContent).toBe('0:01 left');
     state = { check: null, locked: { until: '2026-11-23T15:00:00Z', reason: 'missed_identity_checks' } };
     act(() => vi.advanceTimersByTime(1000));
-    await settle();
+    await settled();
     expect(dialogOf(container).open).toBe(true);
     expect(container.textContent).toContain('Course locked');
     expect(container.textContent).toMatch(/Your course is locked until .*2026.* because identity checks were missed\./);
@@ -243,14 +197,11 @@ describe('identity check dialog (decision 012)', () => {
       body: { check: null, locked: { until: null, reason: 'missed_identity_checks' } },
     }));
     const container = render();
-    await settle();
+    await settled();
     expect(container.textContent).toContain('Your course is locked. Please contact the school to unlock it.');
     expect(container.querySelector('a')?.getAttribute('href')).toBe('mailto:help@school.example');
-    const close = [...container.querySelectorAll('button')].find((button) => button.textContent === 'Close');
-    await act(async () => {
-      close?.click();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await click(buttonNamed(container, 'Close'));
+    await settled();
     expect(dialogOf(container).open).toBe(false);
   });
 });

@@ -1,14 +1,8 @@
 // @vitest-environment happy-dom
-import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quiz } from '@ts/contract';
-import '../../lib/i18n.ts';
+import { click, find, render, settled, stubApi as answerApi, waitFor, type Answer } from '../../testing/page.tsx';
 import { QuizPage } from './quiz-page.tsx';
-
-// No act(): react-query reports from its own timers, and the tests wait for the outcome instead.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
 const STUDENT = {
   id: 3,
@@ -39,65 +33,32 @@ const QUIZ: Quiz = {
   ],
 };
 
-const json = (status: number, body: unknown) =>
-  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+const json = (status: number, body: unknown): Answer => ({ status, body });
 
 /** The quiz calls answer as the server would; the submission behaves as `score`. */
-function stubApi(score: () => Promise<Response>): void {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string, init?: RequestInit) => {
-      if (url === '/api/students/3/quizStatus/1') return json(200, { complete: false, status: null });
-      if (url === '/api/quiz/questions/1') return json(200, QUIZ);
-      if (url === '/api/quiz/score' && init?.method === 'POST') return score();
-      return json(404, { error: { code: 'NOT_FOUND', message: `no stub for ${url}` } });
-    }),
-  );
+function stubApi(score: () => Answer | Promise<Answer>): void {
+  answerApi((url, init) => {
+    if (url === '/api/students/3/quizStatus/1') return json(200, { complete: false, status: null });
+    if (url === '/api/quiz/questions/1') return json(200, QUIZ);
+    if (url === '/api/quiz/score' && init?.method === 'POST') return score();
+    return json(404, { error: { code: 'NOT_FOUND', message: `no stub for ${url}` } });
+  });
 }
 
-const mounted: Root[] = [];
-
 /** A signed-in student answers chapter 1's quiz and submits it; resolves with the page's alert. */
-async function submitQuiz(score: () => Promise<Response>): Promise<HTMLElement> {
+async function submitQuiz(score: () => Answer | Promise<Answer>): Promise<HTMLElement> {
   localStorage.setItem('user', JSON.stringify(STUDENT));
   stubApi(score);
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  mounted.push(root);
-  root.render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={['/quiz/1']}>
-        <Routes>
-          <Route path="/quiz/:chapterId" element={<QuizPage />} />
-          <Route path="/score" element={<p>score page</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  const stop = await vi.waitFor(() => {
-    const radio = container.querySelector<HTMLInputElement>('input[type="radio"][value="70"]');
-    if (!radio) throw new Error('the quiz is not shown yet');
-    return radio;
-  });
-  stop.click();
-  await vi.waitFor(() => expect(stop.checked).toBe(true));
-  container.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-  return vi.waitFor(() => {
-    const alert = container.querySelector<HTMLElement>('[role="alert"]');
-    if (!alert) throw new Error('no alert yet');
-    return alert;
-  });
+  const container = render(<QuizPage />, { at: '/quiz/1', path: '/quiz/:chapterId', elsewhere: <p>score page</p> });
+  const stop = await find<HTMLInputElement>(container, 'input[type="radio"][value="70"]');
+  await click(stop);
+  await waitFor(() => expect(stop.checked).toBe(true));
+  await click(container.querySelector<HTMLButtonElement>('button[type="submit"]'));
+  await settled();
+  return find(container, '[role="alert"]');
 }
 
 const storedUser = () => JSON.parse(localStorage.getItem('user') ?? 'null') as unknown;
-
-afterEach(() => {
-  for (const root of mounted.splice(0)) root.unmount();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-  localStorage.clear();
-});
 
 describe('a quiz submission that fails (spec 8, issue 13)', () => {
   it('keeps the student signed in, with the answers, when a reload aborted it', async () => {

@@ -1,14 +1,8 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { QuizResult, StudentRules } from '@ts/contract';
-import '../../lib/i18n.ts';
+import { render, settled, stubApi as answerApi } from '../../testing/page.tsx';
 import { ScorePage } from './score-page.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const STUDENT_ID = 8;
 
@@ -34,35 +28,22 @@ function rulesWith(certificateRouting: StudentRules['certificateRouting']): Stud
 
 /** The API as the score page reads it: the public config and the student's rules (routing only matters). */
 function stubApi(routing: StudentRules['certificateRouting'] | 'unreadable') {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string) => {
-      const answer =
-        url === '/api/public/config'
-          ? {
-              status: 200,
-              body: {
-                schoolName: 'School',
-                supportEmail: 'help@school.example',
-                coursePriceCents: 2995,
-                payments: { provider: 'test', publishableKey: null },
-                videoBaseUrl: '/videos',
-              },
-            }
-          : routing === 'unreadable'
-            ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } }
-            : { status: 200, body: rulesWith(routing) };
-      return Promise.resolve(
-        new Response(JSON.stringify(answer.body), {
-          status: answer.status,
-          headers: { 'content-type': 'application/json' },
-        }),
-      );
-    }),
+  answerApi((url) =>
+    url === '/api/public/config'
+      ? {
+          body: {
+            schoolName: 'School',
+            supportEmail: 'help@school.example',
+            coursePriceCents: 2995,
+            payments: { provider: 'test', publishableKey: null },
+            videoBaseUrl: '/videos',
+          },
+        }
+      : routing === 'unreadable'
+        ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } }
+        : { body: rulesWith(routing) },
   );
 }
-
-const mounted: Root[] = [];
 
 async function renderFinalPassed(): Promise<string> {
   localStorage.setItem(
@@ -85,34 +66,11 @@ async function renderFinalPassed(): Promise<string> {
     questionDisplay: [],
     isFinal: true,
   };
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  mounted.push(root);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={[{ pathname: '/score', state: { result } }]}>
-          <ScorePage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  // Until both answers are in: the support address (the config) and, after it, one more turn.
-  for (let wait = 0; wait < 100 && !(container.textContent ?? '').includes('help@school.example'); wait++) {
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-  }
-  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-  return container.textContent ?? '';
+  const page = render(<ScorePage />, { at: { pathname: '/score', state: { result } } });
+  // Both answers in: the support address (the config) and the student's rules.
+  await settled();
+  return page.textContent ?? '';
 }
-
-afterEach(() => {
-  for (const root of mounted.splice(0)) act(() => root.unmount());
-  document.body.innerHTML = '';
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
 
 describe('the score page after a passed final exam', () => {
   it('says the certificate goes to the student and the court clerk under the spec’s routing', async () => {

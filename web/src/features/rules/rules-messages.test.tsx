@@ -1,36 +1,11 @@
 // @vitest-environment happy-dom
-import { act, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quiz, StudentRules } from '@ts/contract';
-import '../../lib/i18n.ts';
 import { ApiError } from '../../lib/api.ts';
+import { render, settled, stubApi } from '../../testing/page.tsx';
 import { EMPTY_REGISTRATION, isAcceptableCourtDueDate, toRegistration } from '../registration/registration-form.tsx';
 import { DeadlineNotice, QuizInstructions, rulesRefusalText } from './rules-messages.tsx';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const mounted: Root[] = [];
-
-function render(node: ReactNode): HTMLElement {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const root = createRoot(container);
-  mounted.push(root);
-  act(() => root.render(<QueryClientProvider client={client}>{node}</QueryClientProvider>));
-  return container;
-}
-
-const settle = (ms = 20) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
-
-afterEach(() => {
-  for (const root of mounted.splice(0)) act(() => root.unmount());
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-});
 
 const quiz = (overrides: Partial<Quiz>): Quiz => ({
   attemptId: 1,
@@ -111,31 +86,25 @@ describe('the deadline notice on the home page', () => {
     ...overrides,
   });
 
-  function answerRules(body: StudentRules) {
-    const fetchMock = vi.fn((_url: string) =>
-      Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })),
-    );
-    vi.stubGlobal('fetch', fetchMock);
-    return fetchMock;
-  }
+  const answerRules = (body: StudentRules) => stubApi(() => ({ body })).fetch;
 
   it('warns from the warning days on, and says nothing before', async () => {
     const fetchMock = answerRules(rules({ deadlineWarning: true }));
     const page = render(<DeadlineNotice studentId={8} />);
-    await settle();
+    await settled();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/students/8/rules');
     expect(page.querySelector('[role=status]')?.textContent).toBe('Please finish the course by January 30, 2027.');
 
     answerRules(rules({}));
     const early = render(<DeadlineNotice studentId={9} />);
-    await settle();
+    await settled();
     expect(early.textContent).toBe('');
   });
 
   it('says the time has ended once the window is closed', async () => {
     answerRules(rules({ deadlineWarning: true, closedOn: '2027-01-30' }));
     const page = render(<DeadlineNotice studentId={8} />);
-    await settle();
+    await settled();
     expect(page.querySelector('[role=alert]')?.textContent).toBe(
       'The time allowed to complete this course ended on January 30, 2027. Please contact the school.',
     );
@@ -144,7 +113,7 @@ describe('the deadline notice on the home page', () => {
   it('asks nothing without a student', async () => {
     const fetchMock = answerRules(rules({ deadlineWarning: true }));
     const page = render(<DeadlineNotice studentId={null} />);
-    await settle();
+    await settled();
     expect(fetchMock).not.toHaveBeenCalled();
     expect(page.textContent).toBe('');
   });
