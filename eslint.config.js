@@ -60,6 +60,17 @@ export default tseslint.config(
   { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   { files: ['web/**/*.tsx'], ...jsxA11y.configs.recommended },
   {
+    // Issue 14: a test waits for what it expects (waitFor, settled, find in web/src/testing), never
+    // for a fixed time: a sleep is slow when idle and flaky under load.
+    files: ['web/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'contract/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'No fixed sleeps in tests: wait for the outcome (waitFor, fake timers).' },
+      ],
+    },
+  },
+  {
     files: ['contract/src/**'],
     rules: oneWayDoors([{ group: ['**/server/**', '**/web/**'], message: 'The contract depends on nothing of ours.' }]),
   },
