@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReportRow, Stat } from '@ts/contract';
-import { buttonNamed, click, render, settled, stubApi as answerApi } from '../../testing/page.tsx';
+import { buttonNamed, click, render, settled, stubApi } from '../../testing/page.tsx';
 import { DashboardPage } from './dashboard-page.tsx';
 
 const STATS: Stat[] = [
@@ -23,8 +23,8 @@ const REPORT: ReportRow[] = [
 ];
 
 /** Answers the two dashboard calls; `statsStatus` other than 200 makes the stats fail. */
-function stubApi(statsStatus = 200) {
-  answerApi((url) => {
+function answerDashboard(statsStatus = 200) {
+  stubApi((url) => {
     const [status, body] = url === '/api/admin/stats' ? [statsStatus, STATS] : [200, REPORT];
     return { status, body: status === 200 ? body : { error: { code: 'INTERNAL', message: 'down' } } };
   });
@@ -53,7 +53,7 @@ afterEach(() => {
 
 describe('Dashboard page (spec 2 /admin)', () => {
   it('shows every figure with its label: counts, dollars, a percentage, and a dash explained to screen readers', async () => {
-    stubApi();
+    answerDashboard();
     const page = await renderPage();
     expect(page.querySelector('h1')?.textContent).toBe('Dashboard');
     expect(statsShown(page)).toEqual({
@@ -75,7 +75,7 @@ describe('Dashboard page (spec 2 /admin)', () => {
   it('shows days with one decimal', async () => {
     STATS[9] = { name: 'average_days_to_complete', value: 23.9, unit: 'days' };
     try {
-      stubApi();
+      answerDashboard();
       expect(statsShown(await renderPage())['Average days to complete']).toBe('23.9 days');
     } finally {
       STATS[9] = { name: 'average_days_to_complete', value: null, unit: 'days' };
@@ -83,14 +83,14 @@ describe('Dashboard page (spec 2 /admin)', () => {
   });
 
   it("alerts exactly 'error getting stats' when the stats fail, and still shows the report", async () => {
-    stubApi(500);
+    answerDashboard(500);
     const page = await renderPage();
     expect(page.querySelector('[role=alert]')?.textContent).toBe('error getting stats');
     expect(page.querySelectorAll('tbody tr')).toHaveLength(2);
   });
 
   it('shows the report as a table with a header per column and the court naming each row', async () => {
-    stubApi();
+    answerDashboard();
     const page = await renderPage();
     expect([...page.querySelectorAll('thead th')].map((th) => [th.textContent, th.getAttribute('scope')])).toEqual([
       ['Court', 'col'],
@@ -111,7 +111,7 @@ describe('Dashboard page (spec 2 /admin)', () => {
   });
 
   it('draws the 30-day completions as bars, the longest for the largest, described in one sentence', async () => {
-    stubApi();
+    answerDashboard();
     const page = await renderPage();
     const chart = page.querySelector('figure [role=img]');
     expect(chart?.getAttribute('aria-label')).toBe('Alpha Court: 2; =Bravo, "B": 4');
@@ -120,7 +120,7 @@ describe('Dashboard page (spec 2 /admin)', () => {
   });
 
   it('downloads the report as a CSV file made in the browser, with formulas neutralised', async () => {
-    stubApi();
+    answerDashboard();
     const blobs: Blob[] = [];
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
       blobs.push(blob as Blob);

@@ -7,9 +7,9 @@ import {
   buttonNamed,
   byLabel,
   click as clickOnly,
-  render as renderPage,
+  render,
   settled,
-  stubApi as answerApi,
+  stubApi,
   typeInto,
   unmountAll,
   waitFor,
@@ -26,8 +26,8 @@ const COURTS = [
 ];
 
 /** Answers every API call but the court list with `answer(url, init)`; `calls()` leaves the court list out. */
-function stubApi(answer: (url: string, init?: RequestInit) => Answer) {
-  const api = answerApi((url, init) => (url.startsWith('/api/public/courts') ? { body: COURTS } : answer(url, init)));
+function answerStudents(answer: (url: string, init?: RequestInit) => Answer) {
+  const api = stubApi((url, init) => (url.startsWith('/api/public/courts') ? { body: COURTS } : answer(url, init)));
   return { calls: () => api.calls().filter(([url]) => !url.startsWith('/api/public/')) };
 }
 
@@ -49,8 +49,8 @@ function Destination() {
   );
 }
 
-function render(page: ReactNode, at: string, path: string): HTMLElement {
-  return renderPage(page, { at, path, elsewhere: <Destination /> });
+function renderAt(page: ReactNode, at: string, path: string): HTMLElement {
+  return render(page, { at, path, elsewhere: <Destination /> });
 }
 
 /** Clicks and waits for what the click started. */
@@ -83,8 +83,8 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('shows the eight columns with their headings, a completion date or In Progress, and the page count', async () => {
     signInAs('admin');
-    stubApi(() => listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z' }), row(1)], 25));
-    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    answerStudents(() => listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z' }), row(1)], 25));
+    const page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
 
     const headings = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
@@ -112,8 +112,10 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('asks for page 2 on Next, then offers Previous and no Next on the last page', async () => {
     signInAs('admin');
-    const api = stubApi((url) => (url.includes('page=2') ? listAnswer([row(1)], 21, 2) : listAnswer([row(2)], 21)));
-    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    const api = answerStudents((url) =>
+      url.includes('page=2') ? listAnswer([row(1)], 21, 2) : listAnswer([row(2)], 21),
+    );
+    const page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
     expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
 
@@ -127,8 +129,8 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('searches once typing pauses for 300 ms, with one request, back on page 1', async () => {
     signInAs('admin');
-    const api = stubApi(() => listAnswer([row(1)], 1));
-    const page = render(<StudentsPage />, '/admin/students?page=3', '/admin/students');
+    const api = answerStudents(() => listAnswer([row(1)], 1));
+    const page = renderAt(<StudentsPage />, '/admin/students?page=3', '/admin/students');
     await settled();
     expect(queryOf(api.calls()[0])).toEqual({ page: '3' });
 
@@ -152,8 +154,8 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('filters by court from "All courts" and the court list, back on page 1', async () => {
     signInAs('clerk');
-    const api = stubApi(() => listAnswer([row(1)], 1));
-    const page = render(<StudentsPage />, '/admin/students?page=2', '/admin/students');
+    const api = answerStudents(() => listAnswer([row(1)], 1));
+    const page = renderAt(<StudentsPage />, '/admin/students?page=2', '/admin/students');
     await settled();
     const select = byLabel(page, 'Court') as HTMLSelectElement;
     expect([...select.options].map((option) => option.textContent)).toEqual([
@@ -170,8 +172,8 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('has no court filter for an admin limited to one court', async () => {
     signInAs('admin', 7);
-    const api = stubApi(() => listAnswer([row(1)], 1));
-    const page = render(<StudentsPage />, '/admin/students?court=9', '/admin/students');
+    const api = answerStudents(() => listAnswer([row(1)], 1));
+    const page = renderAt(<StudentsPage />, '/admin/students?court=9', '/admin/students');
     await settled();
     expect(() => byLabel(page, 'Court')).toThrow();
     expect(queryOf(api.calls()[0])).toEqual({ page: '1' });
@@ -179,8 +181,8 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('says "No students found" when nothing matches', async () => {
     signInAs('admin');
-    stubApi(() => listAnswer([], 0));
-    const page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    answerStudents(() => listAnswer([], 0));
+    const page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
     expect(page.textContent).toContain('No students found');
     expect(page.querySelector('table')).toBeNull();
@@ -188,14 +190,14 @@ describe('Students page (spec 2 /admin/students)', () => {
 
   it('opens the detail with the student in navigation state, from the row or from the name link', async () => {
     signInAs('admin');
-    stubApi(() => listAnswer([row(4, { first_name: 'Ines' })], 1));
-    let page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    answerStudents(() => listAnswer([row(4, { first_name: 'Ines' })], 1));
+    let page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
     await click(page.querySelector('tbody tr td'));
     expect(page.querySelector('[data-testid=destination]')?.textContent).toBe('/admin/students/4 state:Ines');
 
     unmountAll();
-    page = render(<StudentsPage />, '/admin/students', '/admin/students');
+    page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
     const link = page.querySelector('tbody a');
     expect(link?.getAttribute('href')).toBe('/admin/students/4');
@@ -220,8 +222,8 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
 
   it('defaults the court to the first in the list, with no "Select a court..." choice', async () => {
     signInAs('admin');
-    stubApi(() => ({ status: 201, body: { studentId: 1 } }));
-    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    answerStudents(() => ({ status: 201, body: { studentId: 1 } }));
+    const page = renderAt(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
     await settled();
     const court = byLabel(page, 'Court') as HTMLSelectElement;
     expect(court.value).toBe('7');
@@ -234,8 +236,8 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
 
   it("says 'Please fill out all fields.' and sends nothing when a field is missing or the dob is short", async () => {
     signInAs('admin');
-    const api = stubApi(() => ({ status: 201, body: { studentId: 1 } }));
-    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    const api = answerStudents(() => ({ status: 201, body: { studentId: 1 } }));
+    const page = renderAt(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
     await settled();
     await fillForm(page);
     await typeInto(page, 'City', '');
@@ -252,8 +254,8 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
 
   it('sends backdoor: true, says "Student enrolled." with a link to the student, and empties the form', async () => {
     signInAs('admin');
-    const api = stubApi(() => ({ status: 201, body: { studentId: 42 } }));
-    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    const api = answerStudents(() => ({ status: 201, body: { studentId: 42 } }));
+    const page = renderAt(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
     await settled();
     await fillForm(page);
     await typeInto(page, 'Court', '9');
@@ -288,8 +290,8 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
     [500, { error: { code: 'INTERNAL', message: 'Something went wrong' } }],
   ])('shows the one message of spec 8 for a %s answer', async (status, body) => {
     signInAs('admin');
-    stubApi(() => ({ status, body }));
-    const page = render(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
+    answerStudents(() => ({ status, body }));
+    const page = renderAt(<StudentSignUpPage />, '/admin/student-sign-up', '/admin/student-sign-up');
     await settled();
     await fillForm(page);
     await submit(page);
@@ -329,7 +331,7 @@ const detail = (overrides: Partial<AdminStudent>): AdminStudent => ({
 describe('Student detail: attempts and who enrolled the student', () => {
   it('lists the attempts chapter by chapter with date, score and result, and names who enrolled the student', async () => {
     signInAs('clerk');
-    stubApi(() => ({
+    answerStudents(() => ({
       status: 200,
       body: detail({
         enrolled_by: 'Front Desk Fiona',
@@ -341,7 +343,7 @@ describe('Student detail: attempts and who enrolled the student', () => {
         ],
       }),
     }));
-    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
     await settled();
 
     const section = page.querySelector('section[aria-labelledby=attempts-heading]');
@@ -361,8 +363,8 @@ describe('Student detail: attempts and who enrolled the student', () => {
 
   it('says no quiz has been submitted, and shows no "Enrolled by" for a self-registered student', async () => {
     signInAs('admin');
-    stubApi(() => ({ status: 200, body: detail({}) }));
-    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    answerStudents(() => ({ status: 200, body: detail({}) }));
+    const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
     await settled();
     expect(page.textContent).toContain('No quiz has been submitted yet.');
     expect([...page.querySelectorAll('dt')].map((dt) => dt.textContent)).not.toContain('Enrolled by');
@@ -372,8 +374,8 @@ describe('Student detail: attempts and who enrolled the student', () => {
 describe('Student detail: a new certificate only for a finished course (issue 13)', () => {
   it('offers a super_admin the completion date and Generate for a student who passed the final', async () => {
     signInAs('super_admin');
-    stubApi(() => ({ status: 200, body: detail({ completed_at: '2026-11-03T10:00:00Z' }) }));
-    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    answerStudents(() => ({ status: 200, body: detail({ completed_at: '2026-11-03T10:00:00Z' }) }));
+    const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
     await settled();
     expect(byLabel(page, 'Completion date').disabled).toBe(false);
     expect(buttonNamed(page, 'Generate new certificate')?.disabled).toBe(false);
@@ -382,8 +384,8 @@ describe('Student detail: a new certificate only for a finished course (issue 13
 
   it('shows them disabled, saying why, for a student still in progress', async () => {
     signInAs('super_admin');
-    stubApi(() => ({ status: 200, body: detail({}) }));
-    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    answerStudents(() => ({ status: 200, body: detail({}) }));
+    const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
     await settled();
     const box = byLabel(page, 'Completion date');
     expect(box.disabled).toBe(true);
@@ -440,8 +442,8 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
     'gives $who $offers Resend for the failed email (a queued one never has one)',
     async ({ type, courtId, count }) => {
       signInAs(type, courtId);
-      stubApi(() => ({ status: 200, body: certified }));
-      const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+      answerStudents(() => ({ status: 200, body: certified }));
+      const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
       await settled();
       expect(page.textContent).toContain('clerk@alameda.example');
       expect(resendButtons(page)).toHaveLength(count);
@@ -450,10 +452,10 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
 
   it('sends the failed email again and reloads the student', async () => {
     signInAs('admin');
-    const api = stubApi((_url, init) =>
+    const api = answerStudents((_url, init) =>
       init?.method === 'POST' ? { status: 200, body: { status: 'queued' } } : { status: 200, body: certified },
     );
-    const page = render(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
+    const page = renderAt(<StudentDetailPage />, '/admin/students/8', '/admin/students/:studentId');
     await settled();
     const detailLoads = () => api.calls().filter(([url]) => url === '/api/admin/students/8').length;
     expect(detailLoads()).toBe(1);

@@ -2,15 +2,7 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdentityCheckState, OpenIdentityCheck, StudentRules } from '@ts/contract';
-import {
-  buttonNamed,
-  click,
-  render as renderPage,
-  settled,
-  setValue,
-  stubApi as answerApi,
-  type Answer,
-} from '../../testing/page.tsx';
+import { buttonNamed, click, render, settled, setValue, stubApi, type Answer } from '../../testing/page.tsx';
 import { IdentityCheckDialog } from './identity-check.tsx';
 
 const STUDENT_ID = 5;
@@ -50,8 +42,8 @@ const check = (overrides: Partial<OpenIdentityCheck> = {}): OpenIdentityCheck =>
  * Answers the API: the profile's rules, the public config, and whatever `identity` says for the
  * identity calls (called with the method and the URL), recording every call.
  */
-function stubApi(enabled: boolean, identity: (method: string, url: string, body: unknown) => Answer) {
-  const api = answerApi((url, init) => {
+function answerIdentity(enabled: boolean, identity: (method: string, url: string, body: unknown) => Answer) {
+  const api = stubApi((url, init) => {
     if (url === `/api/students/${String(STUDENT_ID)}/rules`) return { body: rules(enabled) };
     if (url === '/api/public/config') {
       return {
@@ -69,7 +61,7 @@ function stubApi(enabled: boolean, identity: (method: string, url: string, body:
   return { identityCalls: () => api.requests().filter(({ url }) => url.startsWith(CHECK_URL)) };
 }
 
-function render(): HTMLElement {
+function renderDialog(): HTMLElement {
   localStorage.setItem(
     'user',
     JSON.stringify({
@@ -81,7 +73,7 @@ function render(): HTMLElement {
       completed_at: null,
     }),
   );
-  return renderPage(<IdentityCheckDialog />, { at: '/content/1/3' });
+  return render(<IdentityCheckDialog />, { at: '/content/1/3' });
 }
 
 const dialogOf = (container: HTMLElement) => container.querySelector('dialog')!;
@@ -108,8 +100,8 @@ afterEach(() => {
 
 describe('identity check dialog (decision 012)', () => {
   it('asks nothing and shows nothing under a profile without identity checks', async () => {
-    const api = stubApi(false, () => ({ status: 500, body: {} }));
-    const container = render();
+    const api = answerIdentity(false, () => ({ status: 500, body: {} }));
+    const container = renderDialog();
     await settled();
     expect(api.identityCalls()).toEqual([]);
     expect(dialogOf(container).open).toBe(false);
@@ -118,7 +110,7 @@ describe('identity check dialog (decision 012)', () => {
 
   it('shows the question with a countdown, the next question after a wrong answer, and closes on a right one', async () => {
     let state: IdentityCheckState = { check: check(), locked: null };
-    const api = stubApi(true, (method, _url, body) => {
+    const api = answerIdentity(true, (method, _url, body) => {
       if (method === 'GET') return { status: 200, body: state };
       const answer = (body as { answer: string }).answer;
       if (answer === 'wrong') {
@@ -128,7 +120,7 @@ describe('identity check dialog (decision 012)', () => {
       state = { check: null, locked: null };
       return { status: 200, body: { outcome: 'passed', next: state } };
     });
-    const container = render();
+    const container = renderDialog();
     await settled();
     const dialog = dialogOf(container);
     expect(dialog.open).toBe(true);
@@ -165,11 +157,11 @@ describe('identity check dialog (decision 012)', () => {
 
   it("offers the court question's four choices as radio buttons", async () => {
     const choices = ['North Court', 'South Court', 'East Court', 'West Court'];
-    stubApi(true, () => ({
+    answerIdentity(true, () => ({
       status: 200,
       body: { check: check({ source: 'court', question_key: 'court', choices }), locked: null },
     }));
-    const container = render();
+    const container = renderDialog();
     await settled();
     expect(container.querySelector('legend')?.textContent).toBe('Which court sent you to traffic school?');
     const radios = [...container.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
@@ -179,8 +171,8 @@ describe('identity check dialog (decision 012)', () => {
 
   it('says the course is locked until a time when the time runs out on the last chance', async () => {
     let state: IdentityCheckState = { check: check({ seconds_left: 1 }), locked: null };
-    stubApi(true, () => ({ status: 200, body: state }));
-    const container = render();
+    answerIdentity(true, () => ({ status: 200, body: state }));
+    const container = renderDialog();
     await settled();
     expect(container.querySelector('[role="timer"]')?.textContent).toBe('0:01 left');
     state = { check: null, locked: { until: '2026-11-23T15:00:00Z', reason: 'missed_identity_checks' } };
@@ -192,11 +184,11 @@ describe('identity check dialog (decision 012)', () => {
   });
 
   it('asks a student locked until an admin unlocks to contact the school, at its support address', async () => {
-    stubApi(true, () => ({
+    answerIdentity(true, () => ({
       status: 200,
       body: { check: null, locked: { until: null, reason: 'missed_identity_checks' } },
     }));
-    const container = render();
+    const container = renderDialog();
     await settled();
     expect(container.textContent).toContain('Your course is locked. Please contact the school to unlock it.');
     expect(container.querySelector('a')?.getAttribute('href')).toBe('mailto:help@school.example');

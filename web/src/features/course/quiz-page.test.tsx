@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import type { Quiz } from '@ts/contract';
-import { click, find, render, settled, stubApi as answerApi, waitFor, type Answer } from '../../testing/page.tsx';
+import { click, find, render, settled, stubApi, waitFor, type Answer } from '../../testing/page.tsx';
 import { QuizPage } from './quiz-page.tsx';
 
 const STUDENT = {
@@ -36,8 +36,8 @@ const QUIZ: Quiz = {
 const json = (status: number, body: unknown): Answer => ({ status, body });
 
 /** The quiz calls answer as the server would; the submission behaves as `score`. */
-function stubApi(score: () => Answer | Promise<Answer>): void {
-  answerApi((url, init) => {
+function answerQuiz(score: () => Answer | Promise<Answer>): void {
+  stubApi((url, init) => {
     if (url === '/api/students/3/quizStatus/1') return json(200, { complete: false, status: null });
     if (url === '/api/quiz/questions/1') return json(200, QUIZ);
     if (url === '/api/quiz/score' && init?.method === 'POST') return score();
@@ -48,7 +48,7 @@ function stubApi(score: () => Answer | Promise<Answer>): void {
 /** A signed-in student answers chapter 1's quiz and submits it; resolves with the page's alert. */
 async function submitQuiz(score: () => Answer | Promise<Answer>): Promise<HTMLElement> {
   localStorage.setItem('user', JSON.stringify(STUDENT));
-  stubApi(score);
+  answerQuiz(score);
   const container = render(<QuizPage />, { at: '/quiz/1', path: '/quiz/:chapterId', elsewhere: <p>score page</p> });
   const stop = await find<HTMLInputElement>(container, 'input[type="radio"][value="70"]');
   await click(stop);

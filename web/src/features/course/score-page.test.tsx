@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import type { QuizResult, StudentRules } from '@ts/contract';
-import { render, settled, stubApi as answerApi } from '../../testing/page.tsx';
+import { render, settled, stubApi } from '../../testing/page.tsx';
 import { ScorePage } from './score-page.tsx';
 
 const STUDENT_ID = 8;
@@ -27,8 +27,8 @@ function rulesWith(certificateRouting: StudentRules['certificateRouting']): Stud
 }
 
 /** The API as the score page reads it: the public config and the student's rules (routing only matters). */
-function stubApi(routing: StudentRules['certificateRouting'] | 'unreadable') {
-  answerApi((url) =>
+function answerScorePage(routing: StudentRules['certificateRouting'] | 'unreadable') {
+  stubApi((url) =>
     url === '/api/public/config'
       ? {
           body: {
@@ -74,14 +74,14 @@ async function renderFinalPassed(): Promise<string> {
 
 describe('the score page after a passed final exam', () => {
   it('says the certificate goes to the student and the court clerk under the spec’s routing', async () => {
-    stubApi('student_and_court');
+    answerScorePage('student_and_court');
     expect(await renderFinalPassed()).toContain(
       'Your certificate will be emailed to you and to your court clerk. If nothing arrives within 24 hours, please write to us at help@school.example.',
     );
   });
 
   it('does not promise the court an email when the profile holds the certificate for the state report', async () => {
-    stubApi('held_for_state_report');
+    answerScorePage('held_for_state_report');
     const text = await renderFinalPassed();
     expect(text).toContain(
       'Your certificate will be emailed to you, and the school reports your completion to the state.',
@@ -90,14 +90,14 @@ describe('the score page after a passed final exam', () => {
   });
 
   it('says the certificate goes to the student alone under a student-only profile', async () => {
-    stubApi('student_only');
+    answerScorePage('student_only');
     const text = await renderFinalPassed();
     expect(text).toContain('Your certificate will be emailed to you. If nothing arrives within 24 hours');
     expect(text).not.toContain('court clerk');
   });
 
   it('keeps the spec’s words when the rules cannot be read', async () => {
-    stubApi('unreadable');
+    answerScorePage('unreadable');
     expect(await renderFinalPassed()).toContain('emailed to you and to your court clerk');
   });
 });

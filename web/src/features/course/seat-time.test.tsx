@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import type { SeatTimeStatus } from '@ts/contract';
 import i18n from '../../lib/i18n.ts';
-import { render, settled, stubApi as answerApi, unmountAll } from '../../testing/page.tsx';
+import { render, settled, stubApi, unmountAll } from '../../testing/page.tsx';
 import {
   ChapterSeatTimeNotice,
   formatDuration,
@@ -38,8 +38,8 @@ function timed(overrides: Partial<SeatTimeStatus> = {}): SeatTimeStatus {
 }
 
 /** Answers the seat-time calls with `status`; records every call as "METHOD url". */
-function stubApi(status: SeatTimeStatus) {
-  const api = answerApi(() => ({ body: status }));
+function answerSeatTime(status: SeatTimeStatus) {
+  const api = stubApi(() => ({ body: status }));
   return () => api.requests().map(({ method, url }) => `${method} ${url}`);
 }
 
@@ -76,7 +76,7 @@ describe('seat time on the module page', () => {
   });
 
   it('under a profile without minimums asks once, sends no heartbeat and shows nothing', async () => {
-    const calls = stubApi(NOT_REQUIRED);
+    const calls = answerSeatTime(NOT_REQUIRED);
     const page = await show(<ModuleHarness />);
     expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
     expect(page.textContent).toBe('Mark Complete');
@@ -85,7 +85,7 @@ describe('seat time on the module page', () => {
   });
 
   it('under a timed profile sends a heartbeat, shows the time still required and holds Mark Complete', async () => {
-    const calls = stubApi(timed());
+    const calls = answerSeatTime(timed());
     const page = await show(<ModuleHarness />);
     expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7', 'POST /api/students/heartbeat']);
     expect(page.textContent).toContain('Time still required in this module: 7 min 30 s');
@@ -94,7 +94,7 @@ describe('seat time on the module page', () => {
   });
 
   it('opens Mark Complete once the server counts the module time as met', async () => {
-    stubApi(timed({ module: { moduleId: 7, requiredSeconds: 720, countedSeconds: 720, remainingSeconds: 0 } }));
+    answerSeatTime(timed({ module: { moduleId: 7, requiredSeconds: 720, countedSeconds: 720, remainingSeconds: 0 } }));
     const page = await show(<ModuleHarness />);
     expect(page.querySelector('button')?.disabled).toBe(false);
     expect(page.textContent).not.toContain('Time still required');
@@ -103,13 +103,13 @@ describe('seat time on the module page', () => {
 
   it('sends no heartbeat while the page is hidden', async () => {
     vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
-    const calls = stubApi(timed());
+    const calls = answerSeatTime(timed());
     await show(<ModuleHarness />);
     expect(calls()).toEqual(['GET /api/students/3/seat-time?moduleId=7']);
   });
 
   it("says when today's study limit is reached", async () => {
-    stubApi(timed({ dailyCapSeconds: 14_400, todayCountedSeconds: 14_400 }));
+    answerSeatTime(timed({ dailyCapSeconds: 14_400, todayCountedSeconds: 14_400 }));
     const page = await show(<ModuleHarness />);
     expect(page.textContent).toContain(
       "You have reached today's study limit of 4 hours. Your time will count again tomorrow.",
@@ -119,11 +119,11 @@ describe('seat time on the module page', () => {
 
 describe('seat time before a quiz', () => {
   it("shows the chapter's time still required on the chapter page, and nothing without minimums", async () => {
-    stubApi(timed());
+    answerSeatTime(timed());
     const page = await show(<ChapterSeatTimeNotice studentId={3} chapterId={1} />);
     expect(page.textContent).toBe('Time still required in this chapter before its quiz: 46 min');
     unmountAll();
-    stubApi(NOT_REQUIRED);
+    answerSeatTime(NOT_REQUIRED);
     expect((await show(<ChapterSeatTimeNotice studentId={3} chapterId={1} />)).textContent).toBe('');
   });
 
