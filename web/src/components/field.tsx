@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
 
 const controlClass =
-  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-blue-700 aria-[invalid=true]:border-red-700';
+  'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-blue-700 aria-[invalid=true]:border-red-700 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600';
 
 interface FieldProps {
   label: string;
