@@ -2,9 +2,10 @@ import { and, asc, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
-import { type Clock, localDate } from '../../platform/clock.ts';
+import { localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
+import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { assertChapterOpen } from './chapter-order.ts';
 
@@ -28,12 +29,16 @@ export async function assertModulesComplete(db: Db, studentId: number, chapterId
   }
 }
 
-/** Spec 4: Mark Complete. Idempotent; a module of a chapter that is not open yet is refused. */
+/**
+ * Spec 4: Mark Complete. Idempotent; refused while the course gate holds the student (decision
+ * 012) and for a module of a chapter that is not open yet.
+ */
 export async function completeModule(
   db: Db,
-  clock: Clock,
+  context: IssueContext,
   input: { studentId: number; moduleId: number },
 ): Promise<void> {
+  await assertCourseOpen(db, context, input.studentId);
   const [module] = await db
     .select({ chapterId: modules.chapterId })
     .from(modules)
@@ -43,7 +48,7 @@ export async function completeModule(
   await assertSeatTimeMet(db, input.studentId, { kind: 'module', moduleId: input.moduleId });
   await db
     .insert(moduleCompletions)
-    .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: clock.now() })
+    .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: context.clock.now() })
     .onConflictDoNothing();
 }
 
@@ -106,6 +111,11 @@ export async function completeCourse(tx: Db, context: IssueContext, studentId: n
 /**
  * Spec 7 chapterComplete ("a pass posts chapter completion"). Idempotent, and refused for a
  * chapter without a passing attempt of its quiz.
+ *
+ * Not behind the course gate, on purpose: grading (which is gated) already recorded the chapter
+ * in the pass's own transaction, so this call only repeats it. Gating it would refuse the page's
+ * repeat when the window closes or an identity check is asked between the grade and the repeat,
+ * for a completion that stands anyway.
  */
 export async function completeChapter(
   db: Db,

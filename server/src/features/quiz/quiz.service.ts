@@ -16,7 +16,8 @@ import type { IssueContext } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
 import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
-import { getRulesProfile, getStudentProfile } from '../rules/rules.service.ts';
+import { assertCourseOpen } from '../rules/course-gate.ts';
+import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 /** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
 type StoredResult = Record<Language, ResultQuestion[]>;
@@ -49,11 +50,35 @@ async function activeBank(db: Db, chapterId: number): Promise<number[]> {
 /**
  * Spec 2 and 9: the questions of a quiz (or of the final, chapter 6). The server draws them,
  * records the drawn set as an attempt, and shows no sign of which answer is correct. An attempt
- * not yet submitted is shown again as it was (a reload does not redraw).
+ * not yet submitted is shown again as it was (a reload does not redraw). Refused while the
+ * course gate holds the student (decision 012).
  */
 export async function startQuizAttempt(
   db: Db,
+  context: IssueContext,
+  input: { studentId: number; chapterId: number; language: Language },
+): Promise<Quiz> {
+  const profile = await assertCourseOpen(db, context, input.studentId);
+  return drawAttempt(db, context.clock, profile, input);
+}
+
+/**
+ * Spec 9: the final exam's questions. Its gate may first ask the identity check a profile wants
+ * before the final (decision 012).
+ */
+export async function startFinalExamAttempt(
+  db: Db,
+  context: IssueContext,
+  input: { studentId: number; language: Language },
+): Promise<Quiz> {
+  const profile = await assertCourseOpen(db, context, input.studentId, { finalDraw: true });
+  return drawAttempt(db, context.clock, profile, { ...input, chapterId: FINAL_EXAM_CHAPTER });
+}
+
+async function drawAttempt(
+  db: Db,
   clock: Clock,
+  profile: StudentProfile,
   input: { studentId: number; chapterId: number; language: Language },
 ): Promise<Quiz> {
   const { studentId, chapterId } = input;
@@ -70,7 +95,6 @@ export async function startQuizAttempt(
     chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
   );
   // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
-  const profile = await getStudentProfile(db, studentId);
   const rules = quizRulesFor(profile.rules, chapterId);
 
   // One draw at a time per student and chapter, so two requests at once share one attempt.
@@ -167,7 +191,8 @@ export async function listAnswersForStudent(
  * Grades a submission against the attempt the server issued to this student: the same questions,
  * each answered once with one of its own answers. The score, PASS/FAIL and what is shown come
  * from the server; a pass completes the chapter (and the final, the course) in the same
- * transaction. A result, once given, is stored as shown and never changes.
+ * transaction. A result, once given, is stored as shown and never changes. Refused while the
+ * course gate holds the student (decision 012).
  */
 export async function gradeQuizAttempt(
   db: Db,
@@ -181,6 +206,7 @@ export async function gradeQuizAttempt(
   },
 ): Promise<QuizResult> {
   const { studentId, chapterId } = input;
+  await assertCourseOpen(db, context, studentId);
   const conditions = [
     eq(quizAttempts.studentId, studentId),
     eq(quizAttempts.chapterId, chapterId),
