@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { courseLocks } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { type CheckGroup, type IdentityRules, missesSinceLastLockOrPass } from './identity-schedule.ts';
 
 // Course locks (decision 012): missed identity checks in a row lock the course for the profile's
@@ -53,9 +54,31 @@ export async function lockIfMissedEnough(
 
 /**
  * An admin lifts the student's lock (decision 012: after the profile's number of locks only an
- * admin can). Returns the lock lifted, or undefined when none was in force.
+ * admin can), audited in the same transaction (decision 011). Nothing happens, and nothing is
+ * audited, when no lock is in force.
  */
-export async function unlockCourse(
+export async function unlockCourse(db: Db, clock: Clock, input: { studentId: number; staffId: number }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lifted = await liftActiveLock(tx, clock, input);
+    if (!lifted) return;
+    await recordAudit(tx, clock, {
+      staffId: input.staffId,
+      action: 'unlock_course',
+      entityType: 'student',
+      entityId: input.studentId,
+      before: {
+        lock_id: lifted.id,
+        locked_at: lifted.lockedAt.toISOString(),
+        locked_until: lifted.lockedUntil?.toISOString() ?? null,
+        unlocked_at: null,
+      },
+      after: { lock_id: lifted.id, unlocked_at: lifted.unlockedAt?.toISOString() ?? null },
+    });
+  });
+}
+
+/** The lock lifted, or undefined when none was in force. */
+async function liftActiveLock(
   tx: Db,
   clock: Clock,
   input: { studentId: number; staffId: number },
