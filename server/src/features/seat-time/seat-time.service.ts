@@ -106,7 +106,7 @@ function buildStatus(
     todayCountedSeconds: totals.today,
     dailyCapSeconds: rules.dailyCapMinutes === null ? null : rules.dailyCapMinutes * 60,
     heartbeatSeconds: HEARTBEAT_SECONDS,
-    // The routes fill this from the identity checks (decision 012), which depend on this file.
+    // heartbeat.service.ts fills this from the identity checks (decision 012), which depend on this file.
     identityCheckDue: false,
   };
 }
