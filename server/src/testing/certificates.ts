@@ -38,7 +38,10 @@ export async function passCourse(client: ApiClient, db: Db, studentId: number): 
  * and the completion certificate with its deliveries), without taking the course through the API.
  * The certificates tests take the course through the API where the pass itself is the subject.
  */
-export async function recordCourseCompletion(t: TestApp, studentId: number): Promise<void> {
+export async function recordCourseCompletion(
+  t: Pick<TestApp, 'db' | 'clock' | 'config'>,
+  studentId: number,
+): Promise<void> {
   await t.db.transaction(async (tx) => {
     await completeCourse(tx, { clock: t.clock, config: t.config }, studentId);
   });

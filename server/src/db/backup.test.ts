@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTestConfig } from './config.ts';
+import { loadTestConfig } from '../config.ts';
 import {
   backupDatabase,
   BackupError,
@@ -13,16 +13,16 @@ import {
   postgresToolsAvailable,
   restorePglite,
   restorePostgres,
-} from './db/backup.ts';
-import { type Database, type Db, openPglite, openPostgres } from './db/client.ts';
-import { migrateDatabase } from './db/migrate.ts';
-import { certificates, payments, students } from './db/schema.ts';
-import { loadContent } from './db/seed.ts';
-import { completeCourse } from './features/progress/progress.service.ts';
-import { TestClock } from './testing/build-test-app.ts';
-import { recordPaymentAt } from './testing/dashboard-data.ts';
-import { createStudent } from './testing/factories.ts';
-import { openTestDatabase, testDatabaseUrl, withDatabaseName } from './testing/test-database.ts';
+} from './backup.ts';
+import { type Database, type Db, openPglite, openPostgres } from './client.ts';
+import { migrateDatabase } from './migrate.ts';
+import { certificates, payments, students } from './schema.ts';
+import { loadContent } from './seed.ts';
+import { TestClock } from '../testing/build-test-app.ts';
+import { recordCourseCompletion } from '../testing/certificates.ts';
+import { recordPaymentAt } from '../testing/dashboard-data.ts';
+import { createStudent } from '../testing/factories.ts';
+import { openTestDatabase, testDatabaseUrl, withDatabaseName } from '../testing/test-database.ts';
 
 /**
  * `npm run backup` / `npm run restore` (decision 014): a backup restored into a fresh database
@@ -107,9 +107,7 @@ describe('backup and restore', () => {
     for (const lastName of ['Okafor', 'Nguyễn', 'Kowalski']) {
       const student = await createStudent(side.database.db, { lastName });
       await recordPaymentAt(side.database.db, student.id, clock.now(), { method: 'card', amountCents: 2995 });
-      await side.database.db.transaction(async (tx) => {
-        await completeCourse(tx, { clock, config }, student.id);
-      });
+      await recordCourseCompletion({ db: side.database.db, clock, config }, student.id);
     }
     await createStudent(side.database.db, { archivedAt: clock.now(), archiveReason: 'retake' });
   });
