@@ -6,8 +6,11 @@ import type { Db } from '../../db/client.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
-import { AppError, notFound } from '../../plugins/errors.ts';
-import { formatCertificateNumber, maskName } from './certificate-dates.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
+import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
+import type { Auth } from '../../plugins/session.ts';
+import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
+import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { DEFAULT_PROFILE_ID, getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
@@ -200,14 +203,91 @@ export async function listCertificatesOf(db: Db, studentId: number): Promise<Cer
   }));
 }
 
+/** The student's newest certificate; 404 before the first. */
+export async function getLatestCertificateOf(db: Db, studentId: number): Promise<Certificate> {
+  const [latest] = await listCertificatesOf(db, studentId);
+  if (!latest) throw notFound('No certificate yet.');
+  return latest;
+}
+
+/**
+ * Spec 7: the student's call after a final pass, or (noEmail) a super_admin's new certificate with
+ * a completion date they type. Either way only for a student the caller may see (404 otherwise)
+ * whose course is complete.
+ */
+export async function issueCertificateFor(
+  db: Db,
+  context: IssueContext,
+  auth: Auth,
+  input: { studentId: number; noEmail: boolean; completionDate?: string | undefined },
+): Promise<Certificate> {
+  const student = await getVisibleStudent(db, auth, input.studentId);
+  if (input.noEmail) {
+    if (auth.kind !== 'staff' || auth.role !== 'super_admin')
+      throw forbidden('Only a super admin issues a new certificate.');
+    // A new certificate replaces one the student earned: never one for a course not finished (issue 13).
+    if (!student.completedAt) throw courseNotComplete();
+    const completionDate = parseCompletionDate(input.completionDate ?? '', context.clock.now());
+    if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
+    const issued = await db.transaction((tx) =>
+      issueCertificate(tx, context, {
+        studentId: student.id,
+        source: 'admin',
+        completionDate,
+        staffId: auth.staffId,
+        email: false,
+      }),
+    );
+    return getCertificateOf(db, student.id, issued.id);
+  }
+  if (auth.kind !== 'student') throw forbidden('Staff issue certificates with a completion date (noEmail=1).');
+  if (!student.completedAt) throw courseNotComplete();
+  const completionDate = localDate(student.completedAt, context.config.schoolTimeZone);
+  const issued = await db.transaction((tx) =>
+    issueCertificate(tx, context, {
+      studentId: student.id,
+      source: 'completion',
+      completionDate,
+      email: true,
+    }),
+  );
+  return getCertificateOf(db, student.id, issued.id);
+}
+
 export async function getCertificateOf(db: Db, studentId: number, certificateId: number): Promise<Certificate> {
   const found = (await listCertificatesOf(db, studentId)).find((certificate) => certificate.id === certificateId);
   if (!found) throw notFound('No such certificate.');
   return found;
 }
 
+/**
+ * The PDF: for a signed link from an email, its owner, or staff whose scope covers the student.
+ * Anyone else gets 404 for every number, real or not: numbers are sequential, so a different
+ * answer for a real one would be an oracle (issue 13). The caller is resolved only when the link
+ * is not signed.
+ */
+export async function getCertificatePdfFor(
+  db: Db,
+  clock: Clock,
+  resolveAuth: () => Promise<Auth | null>,
+  input: { number: string; link: { expires?: number | undefined; signature?: string | undefined } | null },
+): Promise<Buffer> {
+  const noSuchCertificate = () => notFound('No such certificate.');
+  const signed =
+    input.link !== null &&
+    isValidDownloadSignature(await getLinkKey(db), input.number, input.link.expires, input.link.signature, clock.now());
+  const auth = signed ? null : await resolveAuth();
+  if (!signed && !auth) throw noSuchCertificate();
+  const file = await findCertificateFile(db, input.number);
+  if (!file) throw noSuchCertificate();
+  if (!signed && !(auth && canSeeStudent(auth, { id: file.studentId, courtId: file.courtId }))) {
+    throw noSuchCertificate();
+  }
+  return file.pdf;
+}
+
 /** The PDF of a certificate with what decides who may download it. */
-export async function findCertificateFile(db: Db, number: string) {
+async function findCertificateFile(db: Db, number: string) {
   const [row] = await db
     .select({
       pdf: certificates.pdf,

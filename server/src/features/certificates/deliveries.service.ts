@@ -6,6 +6,9 @@ import { certificateDeliveries, certificates } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
+import { canSeeStudent } from '../../plugins/policies.ts';
+import type { Auth } from '../../plugins/session.ts';
+import { findDeliveryOwner } from './certificates.service.ts';
 import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
 
 /** Decision 010: retry with backoff (1 min doubling to 1 h) for at least a day, then wait for an admin. */
@@ -144,6 +147,21 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
     }
   }
   return sent;
+}
+
+/**
+ * Decision 010: an admin sends a certificate email again, for a student within their scope; any
+ * other delivery, real or not, is 404.
+ */
+export async function resendDeliveryFor(
+  db: Db,
+  clock: Clock,
+  auth: Extract<Auth, { kind: 'staff' }>,
+  deliveryId: number,
+): Promise<void> {
+  const owner = await findDeliveryOwner(db, deliveryId);
+  if (!owner || !canSeeStudent(auth, owner)) throw notFound('No such delivery.');
+  await resendDelivery(db, clock, deliveryId, auth.staffId);
 }
 
 /** An admin sends a delivery again (from the dead-letter state, or to repeat a sent one). */
