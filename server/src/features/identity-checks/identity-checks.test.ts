@@ -467,6 +467,31 @@ describe('identity checks and course locks', () => {
     expect((await questionsOf(student)).map((row) => row.reason)).toEqual(['random', 'before_final']);
   });
 
+  it('asks the check before the final when the final is drawn through the chapter quiz call too', async () => {
+    const student = await learner();
+    for (const chapterId of [1, 2, 3, 4]) {
+      const [attempt] = await t.db
+        .insert(quizAttempts)
+        .values({ studentId: student.id, chapterId, questionIds: [], submittedAt: t.clock.now(), passed: true })
+        .returning();
+      await t.db.insert(chapterCompletions).values({ studentId: student.id, chapterId, attemptId: attempt!.id });
+    }
+    await credit(student, 240 * 60);
+    const drawThroughChapterCall = () => student.client.get('/api/quiz/questions/6');
+    expect(errorCode(await drawThroughChapterCall())).toBe('IDENTITY_CHECK_PENDING');
+    const study = await openCheck(student);
+    await answer(student, study, rightAnswer(student, study));
+
+    const held = await drawThroughChapterCall();
+    expect(errorCode(held)).toBe('IDENTITY_CHECK_PENDING');
+    const beforeFinal = await openCheck(student);
+    expect(beforeFinal.reason).toBe('before_final');
+    await answer(student, beforeFinal, rightAnswer(student, beforeFinal));
+    const drawn = await drawThroughChapterCall();
+    expect(drawn.statusCode, drawn.body).toBe(200);
+    expect(drawn.json<Quiz>().questions).toHaveLength(20);
+  });
+
   it('never stores what the student answered', async () => {
     const student = await learner();
     await makeDue(student);

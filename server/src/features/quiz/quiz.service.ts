@@ -58,6 +58,9 @@ export async function startQuizAttempt(
   context: IssueContext,
   input: { studentId: number; chapterId: number; language: Language },
 ): Promise<Quiz> {
+  // The final drawn through the chapter call keeps every rule of the final, its identity check
+  // before the draw included (otherwise /quiz/questions/6 would skip it).
+  if (input.chapterId === FINAL_EXAM_CHAPTER) return startFinalExamAttempt(db, context, input);
   const profile = await assertCourseOpen(db, context, input.studentId);
   return drawAttempt(db, context.clock, profile, input);
 }
