@@ -10,6 +10,7 @@ import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { findDeliveryOwner } from './certificates.service.ts';
 import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
+import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 
 /** Decision 010: retry with backoff (1 min doubling to 1 h) for at least a day, then wait for an admin. */
 export const RETRY_FOR_MS = 26 * 3600_000;
@@ -199,27 +200,12 @@ export function startDeliveryWorker(
   mailer: Mailer,
   log: { error: (object: object, message: string) => void },
   intervalMs = 5_000,
-): { stop: () => Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    // One round at a time: a slow mail server never piles rounds up.
-    if (stopped || running) return;
-    running = processDueDeliveries(db, clock, config, mailer)
-      .catch((error: unknown) => {
-        log.error({ error: describeFailure(error) }, 'certificate delivery round failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+): PeriodicJob {
+  return startPeriodicJob(
+    () => processDueDeliveries(db, clock, config, mailer),
+    intervalMs,
+    (error) => {
+      log.error({ error: describeFailure(error) }, 'certificate delivery round failed');
     },
-  };
+  );
 }

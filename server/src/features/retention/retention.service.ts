@@ -4,6 +4,7 @@ import { selectRawRows } from '../../db/raw-rows.ts';
 import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { LOGIN_WINDOW_MS } from '../auth/throttle.ts';
+import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 
 /**
  * Credentials and throttle counters that can no longer do anything are deleted (decision 014):
@@ -75,29 +76,15 @@ export function startRetentionJob(
   clock: Clock,
   log: { info: (object: object, message: string) => void; error: (object: object, message: string) => void },
   intervalMs = RETENTION_INTERVAL_MS,
-): { stop: () => Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = purgeExpiredRecords(db, clock)
-      .then((result) => {
-        if (result.ran) log.info({ purged: result }, 'expired sessions, sign-in failures and links purged');
-      })
-      .catch((error: unknown) => {
-        log.error({ error: error instanceof Error ? error.message : String(error) }, 'retention purge failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+): PeriodicJob {
+  return startPeriodicJob(
+    async () => {
+      const result = await purgeExpiredRecords(db, clock);
+      if (result.ran) log.info({ purged: result }, 'expired sessions, sign-in failures and links purged');
     },
-  };
+    intervalMs,
+    (error) => {
+      log.error({ error: error instanceof Error ? error.message : String(error) }, 'retention purge failed');
+    },
+  );
 }
