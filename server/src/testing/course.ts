@@ -12,8 +12,8 @@ import {
   students,
 } from '../db/schema.ts';
 import { quizRulesFor } from '../features/quiz/quiz-rules.ts';
+import { presentResultQuestion } from '../features/quiz/quiz.service.ts';
 import { getRulesProfile } from '../features/rules/rules.service.ts';
-import { pick } from '../plugins/language.ts';
 
 /** A signed-in client of the API, as the browser would be. */
 export interface ApiClient {
@@ -148,17 +148,7 @@ export async function recordChapterPassed(
     drawn.map((question) => {
       const choices = key.filter((answer) => answer.questionId === question.id);
       const selected = choices.find((answer) => answer.isCorrect)?.id;
-      return {
-        id: question.id,
-        question: pick(language, question.question, question.questionEs),
-        explanation: question.explanation ? pick(language, question.explanation, question.explanationEs) : null,
-        answers: choices.map((answer) => ({
-          id: answer.id,
-          content: pick(language, answer.content, answer.contentEs),
-          correct: answer.isCorrect,
-          selected: answer.id === selected,
-        })),
-      };
+      return presentResultQuestion(language, question, choices, selected);
     });
   const [attempt] = await db
     .insert(quizAttempts)

@@ -2,17 +2,10 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminStudent, IdentityCheckState, OpenIdentityCheck, Quiz, SeatTimeStatus } from '@ts/contract';
-import {
-  auditLog,
-  chapterCompletions,
-  courseLocks,
-  identityChecks,
-  quizAttempts,
-  seatTimeLedger,
-} from '../../db/schema.ts';
+import { auditLog, courseLocks, identityChecks, seatTimeLedger } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient, moduleIdsOf } from '../../testing/course.ts';
+import { type ApiClient, apiClient, moduleIdsOf, recordChapterPassed } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
@@ -437,13 +430,7 @@ describe('identity checks and course locks', () => {
     expect(errorCode(early)).toBe('CHAPTERS_INCOMPLETE');
     expect(await questionsOf(student)).toEqual([]);
 
-    for (const chapterId of [1, 2, 3, 4]) {
-      const [attempt] = await t.db
-        .insert(quizAttempts)
-        .values({ studentId: student.id, chapterId, questionIds: [], submittedAt: t.clock.now(), passed: true })
-        .returning();
-      await t.db.insert(chapterCompletions).values({ studentId: student.id, chapterId, attemptId: attempt!.id });
-    }
+    for (const chapterId of [1, 2, 3, 4]) await recordChapterPassed(t.db, student.id, chapterId, t.clock.now());
     await credit(student, 240 * 60);
     // The time counted made a study check due first.
     expect(errorCode(await drawFinal())).toBe('IDENTITY_CHECK_PENDING');
@@ -469,13 +456,7 @@ describe('identity checks and course locks', () => {
 
   it('asks the check before the final when the final is drawn through the chapter quiz call too', async () => {
     const student = await learner();
-    for (const chapterId of [1, 2, 3, 4]) {
-      const [attempt] = await t.db
-        .insert(quizAttempts)
-        .values({ studentId: student.id, chapterId, questionIds: [], submittedAt: t.clock.now(), passed: true })
-        .returning();
-      await t.db.insert(chapterCompletions).values({ studentId: student.id, chapterId, attemptId: attempt!.id });
-    }
+    for (const chapterId of [1, 2, 3, 4]) await recordChapterPassed(t.db, student.id, chapterId, t.clock.now());
     await credit(student, 240 * 60);
     const drawThroughChapterCall = () => student.client.get('/api/quiz/questions/6');
     expect(errorCode(await drawThroughChapterCall())).toBe('IDENTITY_CHECK_PENDING');

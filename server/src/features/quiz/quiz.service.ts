@@ -22,6 +22,29 @@ import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts'
 /** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
 type StoredResult = Record<Language, ResultQuestion[]>;
 
+/**
+ * One graded question as the results page shows it, in one language: the stored result is these,
+ * written at grading and never recomputed (decision 008).
+ */
+export function presentResultQuestion(
+  language: Language,
+  question: typeof questions.$inferSelect,
+  choices: (typeof answers.$inferSelect)[],
+  selected: number | undefined,
+): ResultQuestion {
+  return {
+    id: question.id,
+    question: pick(language, question.question, question.questionEs),
+    explanation: question.explanation ? pick(language, question.explanation, question.explanationEs) : null,
+    answers: choices.map((answer) => ({
+      id: answer.id,
+      content: pick(language, answer.content, answer.contentEs),
+      correct: answer.isCorrect,
+      selected: answer.id === selected,
+    })),
+  };
+}
+
 async function loadQuestions(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
   const questionRows = await db.select().from(questions).where(inArray(questions.id, ids));
@@ -246,17 +269,7 @@ export async function gradeQuizAttempt(
     }
     if (choices.some((answer) => answer.id === selected && answer.isCorrect)) score += 1;
     for (const language of ['en', 'es'] as const) {
-      result[language].push({
-        id: question.id,
-        question: pick(language, question.question, question.questionEs),
-        explanation: question.explanation ? pick(language, question.explanation, question.explanationEs) : null,
-        answers: choices.map((answer) => ({
-          id: answer.id,
-          content: pick(language, answer.content, answer.contentEs),
-          correct: answer.isCorrect,
-          selected: answer.id === selected,
-        })),
-      });
+      result[language].push(presentResultQuestion(language, question, choices, selected));
     }
   }
   // Graded under the profile version the attempt was drawn under, whatever was loaded since.
