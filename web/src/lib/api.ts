@@ -1,4 +1,4 @@
-import type { Endpoint, EndpointInput, EndpointOutput } from '@ts/contract';
+import { type Endpoint, type EndpointInput, type EndpointOutput, ErrorBodySchema } from '@ts/contract';
 import i18n from './i18n.ts';
 
 /**
@@ -83,16 +83,14 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
   if (response.status === 204) return null as EndpointOutput<E>;
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const envelope = (json as { error?: unknown } | null)?.error;
-    const error =
-      typeof envelope === 'object' && envelope !== null && typeof (envelope as { code?: unknown }).code === 'string'
-        ? (envelope as { code: string; message?: string })
-        : undefined;
+    // The API's own envelope, as the contract defines it; anything else is not the API speaking.
+    const body = ErrorBodySchema.safeParse(json);
+    const error = body.success ? body.data.error : undefined;
     throw new ApiError(
       response.status,
       error?.code ?? 'UNKNOWN',
       error?.message ?? response.statusText,
-      (error ?? {}) as Record<string, unknown>,
+      error ?? {},
       error !== undefined,
     );
   }

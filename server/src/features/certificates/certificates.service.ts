@@ -222,33 +222,27 @@ export async function issueCertificateFor(
   input: { studentId: number; noEmail: boolean; completionDate?: string | undefined },
 ): Promise<Certificate> {
   const student = await getVisibleStudent(db, auth, input.studentId);
-  if (input.noEmail) {
-    if (auth.kind !== 'staff' || auth.role !== 'super_admin')
-      throw forbidden('Only a super admin issues a new certificate.');
-    // A new certificate replaces one the student earned: never one for a course not finished (issue 13).
-    if (!student.completedAt) throw courseNotComplete();
-    const completionDate = parseCompletionDate(input.completionDate ?? '', context.clock.now());
-    if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
-    const issued = await db.transaction((tx) =>
-      issueCertificate(tx, context, {
-        studentId: student.id,
-        source: 'admin',
-        completionDate,
-        staffId: auth.staffId,
-        email: false,
-      }),
-    );
-    return getCertificateOf(db, student.id, issued.id);
+  // noEmail=1 is a super_admin's new certificate with a typed date; otherwise the student's own.
+  const byStaff = input.noEmail;
+  if (byStaff && (auth.kind !== 'staff' || auth.role !== 'super_admin')) {
+    throw forbidden('Only a super admin issues a new certificate.');
   }
-  if (auth.kind !== 'student') throw forbidden('Staff issue certificates with a completion date (noEmail=1).');
+  if (!byStaff && auth.kind !== 'student') {
+    throw forbidden('Staff issue certificates with a completion date (noEmail=1).');
+  }
+  // Either way, only for a finished course (issue 13: never one for a student who did not finish).
   if (!student.completedAt) throw courseNotComplete();
-  const completionDate = localDate(student.completedAt, context.config.schoolTimeZone);
+  const completionDate = byStaff
+    ? parseCompletionDate(input.completionDate ?? '', context.clock.now())
+    : localDate(student.completedAt, context.config.schoolTimeZone);
+  if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
   const issued = await db.transaction((tx) =>
     issueCertificate(tx, context, {
       studentId: student.id,
-      source: 'completion',
       completionDate,
-      email: true,
+      ...(auth.kind === 'staff'
+        ? { source: 'admin', staffId: auth.staffId, email: false }
+        : { source: 'completion', email: true }),
     }),
   );
   return getCertificateOf(db, student.id, issued.id);
