@@ -1,5 +1,120 @@
 import { z } from 'zod';
 
+/**
+ * Every error code the API answers, with the one HTTP status it comes with. The server builds its
+ * errors from this list (an unknown code does not compile), endpoints declare which of these they
+ * answer, and the web app translates each code (decision 018).
+ */
+export const ERROR_STATUS = {
+  // Any route: the request itself is wrong.
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  // Who is calling.
+  UNAUTHENTICATED: 401,
+  INVALID_LOGIN: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+  // Registration and payment.
+  DUPLICATE_ACCOUNT: 409,
+  ALREADY_PAID: 409,
+  PAYMENT_NOT_VERIFIED: 409,
+  /** The built-in test provider refused a card (Stripe's card_error) or its details (validation_error). */
+  CARD_DECLINED: 402,
+  CARD_DETAILS_INVALID: 400,
+  // The course: order, quizzes, rules profiles, identity checks.
+  MODULES_INCOMPLETE: 409,
+  CHAPTER_LOCKED: 409,
+  CHAPTERS_INCOMPLETE: 409,
+  ALREADY_COMPLETE: 409,
+  NO_OPEN_ATTEMPT: 409,
+  ANSWERS_DO_NOT_MATCH: 400,
+  QUIZ_NOT_PASSED: 409,
+  QUESTION_BANK_TOO_SMALL: 503,
+  NO_ATTEMPTS_LEFT: 409,
+  ATTEMPT_WAIT: 409,
+  COMPLETION_WINDOW_CLOSED: 403,
+  SEAT_TIME_REQUIRED: 409,
+  IDENTITY_CHECK_PENDING: 409,
+  IDENTITY_CHECK_CLOSED: 409,
+  COURSE_LOCKED: 423,
+  COURSE_NOT_COMPLETE: 409,
+  // Staff accounts.
+  WRONG_PASSWORD: 400,
+  STAFF_EXISTS: 409,
+  INVALID_LINK: 400,
+  OWN_ACCOUNT: 400,
+  LAST_SUPER_ADMIN: 400,
+  SUPER_ADMIN_ALL_COURTS: 400,
+  ACCOUNT_DISABLED: 400,
+  NO_SUCH_COURT: 400,
+  // Admin work on students, certificates and questions.
+  COMPLETION_DATE_INVALID: 400,
+  CORRECT_ANSWER_REQUIRED: 400,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** A field a request got wrong, named like a schema error's path ("first_name", "answers/0"). */
+export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+
+/**
+ * What an error carries beside its code and message, per code. A code not named here carries
+ * nothing else. The server's errors are typed by these, and the web app parses them with them.
+ */
+export const ERROR_DETAILS = {
+  VALIDATION_FAILED: z.object({ fields: z.array(FieldErrorSchema) }),
+  DUPLICATE_ACCOUNT: z.object({
+    studentId: z.number().int(),
+    /** Only to the registration that found the enrolment with the same details (decision 004). */
+    resetToken: z.string().optional(),
+  }),
+  /** `provider_code`: the provider's own code (Stripe's card_declined, invalid_number...). */
+  CARD_DECLINED: z.object({ type: z.literal('card_error'), provider_code: z.string() }),
+  CARD_DETAILS_INVALID: z.object({ type: z.literal('validation_error'), provider_code: z.string() }),
+  CHAPTER_LOCKED: z.object({ missingChapters: z.array(z.number().int()) }),
+  CHAPTERS_INCOMPLETE: z.object({ missingChapters: z.array(z.number().int()) }),
+  ALREADY_COMPLETE: z.object({ chapter: z.number().int() }),
+  NO_ATTEMPTS_LEFT: z.object({ attempts: z.number().int() }),
+  /** `opens_at`: when the next attempt may start (ISO). */
+  ATTEMPT_WAIT: z.object({ opens_at: z.string() }),
+  /** `ended_on`: the window's last day (YYYY-MM-DD). */
+  COMPLETION_WINDOW_CLOSED: z.object({ ended_on: z.string() }),
+  SEAT_TIME_REQUIRED: z.object({
+    scope: z.enum(['module', 'chapter', 'course']),
+    requiredSeconds: z.number().int(),
+    countedSeconds: z.number().int(),
+    remainingSeconds: z.number().int(),
+  }),
+  COURSE_LOCKED: z.object({ until: z.string().nullable(), reason: z.string() }),
+} as const satisfies Partial<Record<ErrorCode, z.ZodObject>>;
+
+type DetailedCode = keyof typeof ERROR_DETAILS;
+/** What an error with this code carries beside its code and message. */
+export type ErrorDetails<C extends ErrorCode> = C extends DetailedCode
+  ? z.infer<(typeof ERROR_DETAILS)[C]>
+  : Record<string, never>;
+
+/** The details schema of a code (an empty object for a code that carries nothing else). */
+export function errorDetailsSchema(code: ErrorCode): z.ZodObject {
+  return code in ERROR_DETAILS ? ERROR_DETAILS[code as DetailedCode] : z.object({});
+}
+
+/** The body of an error with one of these codes, for the OpenAPI document. */
+export function errorBodySchema(codes: readonly ErrorCode[]) {
+  const [first, ...rest] = codes.map((code) =>
+    z.object({
+      error: z.object({ code: z.literal(code), message: z.string() }).extend(errorDetailsSchema(code).shape),
+    }),
+  );
+  if (!first) throw new Error('errorBodySchema needs at least one code');
+  return rest.length === 0 ? first : z.union([first, ...rest]);
+}
+
 /** Every API error has this body: a stable code for programs and a message for people. */
 export const ErrorBodySchema = z.object({
   error: z
@@ -11,16 +126,21 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-export const ErrorCodes = {
-  badRequest: 'BAD_REQUEST',
-  validation: 'VALIDATION_FAILED',
-  unauthenticated: 'UNAUTHENTICATED',
-  invalidLogin: 'INVALID_LOGIN',
-  paymentRequired: 'PAYMENT_REQUIRED',
-  forbidden: 'FORBIDDEN',
-  notFound: 'NOT_FOUND',
-  duplicateAccount: 'DUPLICATE_ACCOUNT',
-  conflict: 'CONFLICT',
-  tooManyRequests: 'TOO_MANY_REQUESTS',
-  internal: 'INTERNAL',
-} as const;
+/** An error body read with its code's own details schema, or undefined when it is not one of ours. */
+export type ParsedError = { [C in ErrorCode]: { code: C; message: string; details: ErrorDetails<C> } }[ErrorCode];
+
+/**
+ * Reads an error answer: the envelope, a known code, and that code's details. Anything else (a
+ * proxy's page, a code this build does not know, details of the wrong shape) is undefined.
+ */
+export function parseErrorBody(json: unknown): ParsedError | undefined {
+  const envelope = ErrorBodySchema.safeParse(json);
+  if (!envelope.success) return undefined;
+  const { code, message, ...rest } = envelope.data.error;
+  const known = ErrorCodeSchema.safeParse(code);
+  if (!known.success) return undefined;
+  const details = errorDetailsSchema(known.data).safeParse(rest);
+  if (!details.success) return undefined;
+  // The union is keyed by code; the schema just read is that code's own.
+  return { code: known.data, message, details: details.data } as ParsedError;
+}

@@ -1,37 +1,47 @@
 import type { FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { ErrorCodes } from '@ts/contract';
+import { ERROR_STATUS, type ErrorCode, type ErrorDetails } from '@ts/contract';
 
-/** An error a person or a program can act on: becomes `{ error: { code, message, ...extra } }`. */
-export class AppError extends Error {
+/** The details argument an error of this code takes: required for a code that carries details. */
+type DetailsArgument<C extends ErrorCode> = [ErrorDetails<C>] extends [Record<string, never>]
+  ? [details?: undefined]
+  : [details: ErrorDetails<C>];
+
+/**
+ * An error a person or a program can act on: becomes `{ error: { code, message, ...details } }`
+ * with its code's status. Codes, statuses and details are the contract's (ERROR_STATUS,
+ * ERROR_DETAILS), so a new code is added there first and the web app must then translate it.
+ */
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly statusCode: number;
+  readonly details: Record<string, unknown>;
   /** Headers the answer carries (Retry-After on a 429). */
   readonly headers: Record<string, string> = {};
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: C,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    ...[details]: DetailsArgument<C>
   ) {
     super(message);
+    this.statusCode = ERROR_STATUS[code];
+    this.details = details ?? {};
   }
 }
 
-export const badRequest = (message: string, extra?: Record<string, unknown>) =>
-  new AppError(400, ErrorCodes.badRequest, message, extra);
-export const unauthenticated = (message = 'Please sign in.') => new AppError(401, ErrorCodes.unauthenticated, message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const unauthenticated = (message = 'Please sign in.') => new AppError('UNAUTHENTICATED', message);
 export const paymentRequired = (message = 'Please pay for the course to continue.') =>
-  new AppError(402, ErrorCodes.paymentRequired, message);
-export const forbidden = (message = 'You are not allowed to do that.') =>
-  new AppError(403, ErrorCodes.forbidden, message);
-export const notFound = (message = 'Not found.') => new AppError(404, ErrorCodes.notFound, message);
+  new AppError('PAYMENT_REQUIRED', message);
+export const forbidden = (message = 'You are not allowed to do that.') => new AppError('FORBIDDEN', message);
+export const notFound = (message = 'Not found.') => new AppError('NOT_FOUND', message);
 /** 400 naming the fields that are wrong, in the same shape as a schema validation error. */
 export const validationFailed = (fields: { field: string; message: string }[]) =>
-  new AppError(400, ErrorCodes.validation, `${fields[0]?.field ?? 'request'}: ${fields[0]?.message ?? 'is invalid'}`, {
+  new AppError('VALIDATION_FAILED', `${fields[0]?.field ?? 'request'}: ${fields[0]?.message ?? 'is invalid'}`, {
     fields,
   });
 /** 429; with `retryAfterSeconds`, a Retry-After header says when to try again. */
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) => {
-  const error = new AppError(429, ErrorCodes.tooManyRequests, message);
+  const error = new AppError('TOO_MANY_REQUESTS', message);
   if (retryAfterSeconds !== undefined) error.headers['retry-after'] = String(retryAfterSeconds);
   return error;
 };
@@ -87,7 +97,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .status(error.statusCode)
         .headers(error.headers)
-        .send({ error: { code: error.code, message: error.message, ...error.extra } });
+        .send({ error: { code: error.code, message: error.message, ...error.details } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = error.validation.map((issue) => ({
@@ -95,7 +105,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         message: issue.message,
       }));
       return reply.status(400).send({
-        error: { code: ErrorCodes.validation, message: fields[0]?.message ?? 'Invalid request.', fields },
+        error: { code: 'VALIDATION_FAILED', message: fields[0]?.message ?? 'Invalid request.', fields },
       });
     }
     if (typeof error === 'object' && error !== null && isResponseSerializationError(error)) {
@@ -103,22 +113,22 @@ export function registerErrorHandler(app: FastifyInstance): void {
         { error: describeErrorForLog(error), route: request.routeOptions.url },
         'response did not match its schema',
       );
-      return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
+      return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.' } });
     }
     const status =
       typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
     if (status === 429) {
       return reply.status(429).send({
-        error: { code: ErrorCodes.tooManyRequests, message: 'Too many requests. Please wait and try again.' },
+        error: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please wait and try again.' },
       });
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type).
       const message = error instanceof Error ? error.message : 'Bad request.';
-      return reply.status(status).send({ error: { code: ErrorCodes.badRequest, message } });
+      return reply.status(status).send({ error: { code: 'BAD_REQUEST', message } });
     }
     // Never leak a stack or SQL to the client; the log has the detail.
     request.log.error({ error: describeErrorForLog(error) }, 'unhandled error');
-    return reply.status(500).send({ error: { code: ErrorCodes.internal, message: 'Something went wrong.' } });
+    return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.' } });
   });
 }

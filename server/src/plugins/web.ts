@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ErrorCodes } from '@ts/contract';
+import type { ErrorBody } from '@ts/contract';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -25,7 +25,7 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null):
     if (!isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD') && hasBuild) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ error: { code: ErrorCodes.notFound, message: 'Not found.' } });
+    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } } satisfies ErrorBody);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     // Vite fingerprints asset names, so they can be cached for good.

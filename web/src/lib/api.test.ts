@@ -71,3 +71,24 @@ describe('which failed calls sign the student out (spec 8, issue 13)', () => {
     expect(shouldSignOutAfter(error)).toBe(false);
   });
 });
+
+describe('error bodies are read with the contract (issue 14)', () => {
+  it("reads a code's details with its own schema", async () => {
+    const error = await failureOf(
+      answer(
+        409,
+        JSON.stringify({ error: { code: 'ATTEMPT_WAIT', message: 'Later.', opens_at: '2027-01-23T10:00:00Z' } }),
+      ),
+    );
+    expect(error).toMatchObject({ status: 409, code: 'ATTEMPT_WAIT', details: { opens_at: '2027-01-23T10:00:00Z' } });
+  });
+
+  it('takes a code this build does not know, or details of the wrong shape, as UNKNOWN but still from the API', async () => {
+    const unknown = await failureOf(answer(409, JSON.stringify({ error: { code: 'NEWER_CODE', message: 'New.' } })));
+    expect(unknown).toMatchObject({ status: 409, code: 'UNKNOWN', fromApi: true });
+    const wrongShape = await failureOf(
+      answer(409, JSON.stringify({ error: { code: 'DUPLICATE_ACCOUNT', message: 'Taken.', studentId: 'seven' } })),
+    );
+    expect(wrongShape).toMatchObject({ status: 409, code: 'UNKNOWN', fromApi: true });
+  });
+});

@@ -1,21 +1,37 @@
-import { type Endpoint, type EndpointInput, type EndpointOutput, ErrorBodySchema } from '@ts/contract';
+import {
+  type Endpoint,
+  type EndpointInput,
+  type EndpointOutput,
+  type ErrorCode,
+  type ErrorDetails,
+  ErrorBodySchema,
+  parseErrorBody,
+} from '@ts/contract';
 import i18n from './i18n.ts';
 
 /**
- * A failure the server answered: its status, and `{ error: { code, message, ... } }` when the
- * body is the API's own error envelope. `fromApi` is false when it is not (a proxy's 502 page
- * while the server restarts, or a body cut off by a reload): then the server itself said nothing.
+ * A failure the server answered: its status, and its code and details as the contract defines
+ * them (parsed with the code's own details schema; UNKNOWN for a code or details this build cannot
+ * read). `fromApi` is false when the body is not the API's envelope at all (a proxy's 502 page
+ * while the server restarts, a body cut off by a reload): then the server itself said nothing.
+ * Pages show `message` to nobody: they translate the code (lib/error-text.ts).
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode | 'UNKNOWN',
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly fromApi = true,
   ) {
     super(message);
   }
+}
+
+/** The details of an API error with this code, typed by the contract; undefined for any other error. */
+export function detailsOf<C extends ErrorCode>(error: unknown, code: C): ErrorDetails<C> | undefined {
+  // callApi parsed them with this code's own schema (parseErrorBody).
+  return error instanceof ApiError && error.code === code ? (error.details as ErrorDetails<C>) : undefined;
 }
 
 /** No answer at all: the connection failed, or the browser aborted the call (a reload, leaving the page). */
@@ -84,14 +100,15 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     // The API's own envelope, as the contract defines it; anything else is not the API speaking.
-    const body = ErrorBodySchema.safeParse(json);
-    const error = body.success ? body.data.error : undefined;
+    // A code this build does not know (a newer server) is still the API speaking: its status counts.
+    const envelope = ErrorBodySchema.safeParse(json);
+    const error = parseErrorBody(json);
     throw new ApiError(
       response.status,
       error?.code ?? 'UNKNOWN',
       error?.message ?? response.statusText,
-      error ?? {},
-      error !== undefined,
+      error?.details ?? {},
+      envelope.success,
     );
   }
   return endpoint.response.parse(json) as EndpointOutput<E>;

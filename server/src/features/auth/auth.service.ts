@@ -8,7 +8,7 @@ import { AppError } from '../../plugins/errors.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
-const invalidLogin = () => new AppError(401, 'INVALID_LOGIN', 'Invalid username or password');
+const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
 
 /** Licence numbers are compared as the registration stores them: upper case, no spaces or dashes. */
 export function normaliseDlNumber(dlNumber: string): string {
@@ -109,10 +109,10 @@ export async function authenticateStaff(
 export async function getSessionUser(db: Db, auth: Auth): Promise<SessionUser> {
   if (auth.kind === 'student') {
     const [student] = await db.select().from(students).where(eq(students.id, auth.studentId));
-    if (!student) throw new AppError(401, 'UNAUTHENTICATED', 'Please sign in.');
+    if (!student) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
     return toStudentUser(student);
   }
   const [member] = await db.select().from(staff).where(eq(staff.id, auth.staffId));
-  if (!member) throw new AppError(401, 'UNAUTHENTICATED', 'Please sign in.');
+  if (!member) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
   return toStaffUser(member);
 }

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
+import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
@@ -235,7 +235,8 @@ export async function issueCertificateFor(
   const completionDate = byStaff
     ? parseCompletionDate(input.completionDate ?? '', context.clock.now())
     : localDate(student.completedAt, context.config.schoolTimeZone);
-  if (!completionDate) throw badRequest('Please enter a past completion date written like January 1, 2023.');
+  if (!completionDate)
+    throw new AppError('COMPLETION_DATE_INVALID', 'Please enter a past completion date written like January 1, 2023.');
   const issued = await db.transaction((tx) =>
     issueCertificate(tx, context, {
       studentId: student.id,
@@ -354,7 +355,7 @@ export async function searchArchive(db: Db, query: string, courtId: number | nul
 }
 
 export const courseNotComplete = () =>
-  new AppError(409, 'COURSE_NOT_COMPLETE', 'A certificate is issued once the final exam is passed.');
+  new AppError('COURSE_NOT_COMPLETE', 'A certificate is issued once the final exam is passed.');
 
 /** For admins: the certificates with every delivery's address, attempts and last error. */
 export async function listCertificatesWithDeliveries(db: Db, studentId: number) {

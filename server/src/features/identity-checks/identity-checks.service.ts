@@ -1,14 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import {
-  type AdminIdentity,
-  COURSE_LOCKED,
-  FINAL_EXAM_CHAPTER,
-  IDENTITY_CHECK_CLOSED,
-  IDENTITY_CHECK_PENDING,
-  type IdentityCheckState,
-  type IdentitySource,
-} from '@ts/contract';
+import { type AdminIdentity, FINAL_EXAM_CHAPTER, type IdentityCheckState, type IdentitySource } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -132,8 +124,7 @@ async function askCheck(
 function lockedError(lock: NonNullable<IdentityState['lock']>): AppError {
   const until = lock.lockedUntil?.toISOString() ?? null;
   return new AppError(
-    423,
-    COURSE_LOCKED,
+    'COURSE_LOCKED',
     until
       ? 'Your course is locked for a while because identity checks were missed.'
       : 'Your course is locked because identity checks were missed. Please contact the school to unlock it.',
@@ -141,7 +132,7 @@ function lockedError(lock: NonNullable<IdentityState['lock']>): AppError {
   );
 }
 
-const pendingError = () => new AppError(409, IDENTITY_CHECK_PENDING, 'Please answer the identity check to continue.');
+const pendingError = () => new AppError('IDENTITY_CHECK_PENDING', 'Please answer the identity check to continue.');
 
 const NOTHING: IdentityCheckState = { check: null, locked: null };
 
@@ -267,7 +258,7 @@ export async function answerIdentityCheck(
       return { outcome: 'timed_out' as const };
     }
     if (row.outcome !== null) {
-      throw new AppError(409, IDENTITY_CHECK_CLOSED, 'This identity check was already answered.');
+      throw new AppError('IDENTITY_CHECK_CLOSED', 'This identity check was already answered.');
     }
     const before = groupChecks(
       state.rows.filter((candidate) => candidate.id !== row.id),

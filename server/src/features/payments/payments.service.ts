@@ -11,8 +11,8 @@ export const CURRENCY = 'usd';
 /** Statuses in which a PaymentIntent can still be paid, so a new visit reuses it. */
 const OPEN_STATUSES = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action']);
 
-const alreadyPaid = () => new AppError(409, 'ALREADY_PAID', 'This course has already been paid for.');
-const notVerified = (message: string) => new AppError(409, 'PAYMENT_NOT_VERIFIED', message);
+const alreadyPaid = () => new AppError('ALREADY_PAID', 'This course has already been paid for.');
+const notVerified = (message: string) => new AppError('PAYMENT_NOT_VERIFIED', message);
 
 async function getActiveStudent(db: Db, studentId: number) {
   const [row] = await db

@@ -845,17 +845,22 @@ describe('the built-in test provider’s card form (/api/test-provider)', () => 
   it.each([
     ['4000 0000 0000 0002', 'Your card was declined.'],
     ['4000 0000 0000 9995', 'Your card has insufficient funds.'],
-  ])('refuses the card %s with a 402 card_declined and leaves the student unpaid', async (number, message) => {
-    const student = await createStudent(t.db);
-    const intent = await startPayment(t, student.id);
+  ])(
+    'refuses the card %s with a 402 CARD_DECLINED (the provider card_declined) and leaves the student unpaid',
+    async (number, message) => {
+      const student = await createStudent(t.db);
+      const intent = await startPayment(t, student.id);
 
-    const response = await confirmTestCard(t, intent, { card_number: number });
+      const response = await confirmTestCard(t, intent, { card_number: number });
 
-    expect(response.statusCode).toBe(402);
-    expect(response.json()).toEqual({ error: { code: 'card_declined', type: 'card_error', message } });
-    await expectUnpaid(t.db, student.id);
-    expect((await statusOf(intent)).json<{ status: string }>().status).toBe('requires_payment_method');
-  });
+      expect(response.statusCode).toBe(402);
+      expect(response.json()).toEqual({
+        error: { code: 'CARD_DECLINED', type: 'card_error', provider_code: 'card_declined', message },
+      });
+      await expectUnpaid(t.db, student.id);
+      expect((await statusOf(intent)).json<{ status: string }>().status).toBe('requires_payment_method');
+    },
+  );
 
   it('lets the student try another card after a refusal', async () => {
     const student = await createStudent(t.db);
@@ -868,7 +873,7 @@ describe('the built-in test provider’s card form (/api/test-provider)', () => 
     expect(await paymentAtOf(t.db, student.id)).toEqual(t.clock.now());
   });
 
-  it('answers a 400 validation_error for a card number that is not valid, and charges nothing', async () => {
+  it('answers a 400 CARD_DETAILS_INVALID (a validation_error) for a card number that is not valid, and charges nothing', async () => {
     const student = await createStudent(t.db);
     const intent = await startPayment(t, student.id);
 
@@ -876,7 +881,12 @@ describe('the built-in test provider’s card form (/api/test-provider)', () => 
 
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: 'invalid_number', type: 'validation_error', message: 'Your card number is invalid.' },
+      error: {
+        code: 'CARD_DETAILS_INVALID',
+        type: 'validation_error',
+        provider_code: 'invalid_number',
+        message: 'Your card number is invalid.',
+      },
     });
     await expectUnpaid(t.db, student.id);
   });

@@ -21,9 +21,13 @@ export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, 
       card: { number: body.card_number, expiry: body.expiry, cvc: body.cvc },
     });
     if (!result) throw notFound('No such payment.');
+    // Stripe.js shows a card_error's or validation_error's own message (spec 8); so does the page.
     if (result.error) {
-      const status = result.error.type === 'card_error' ? 402 : 400;
-      throw new AppError(status, result.error.code, result.error.message, { type: result.error.type });
+      const { type, code, message } = result.error;
+      const details = { type, provider_code: code };
+      throw type === 'card_error'
+        ? new AppError('CARD_DECLINED', message, { ...details, type })
+        : new AppError('CARD_DETAILS_INVALID', message, { ...details, type });
     }
     if (result.intent.status === 'succeeded') await fulfilPayment(db, clock, provider, result.intent);
     // As Stripe's confirmPayment does, the browser goes back to the return page with these three.

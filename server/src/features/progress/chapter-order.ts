@@ -31,7 +31,6 @@ export async function assertChapterOpen(db: Db, studentId: number, chapterId: nu
   const missing = needed.filter((chapter) => !done.has(chapter));
   if (missing.length > 0) {
     throw new AppError(
-      409,
       chapterId === FINAL_EXAM_CHAPTER ? 'CHAPTERS_INCOMPLETE' : 'CHAPTER_LOCKED',
       chapterId === FINAL_EXAM_CHAPTER
         ? 'You must complete all the chapters before taking the final exam!'

@@ -25,7 +25,7 @@ export async function assertModulesComplete(db: Db, studentId: number, chapterId
     )
     .where(eq(modules.chapterId, chapterId));
   if ((row?.done ?? 0) < (row?.total ?? 0)) {
-    throw new AppError(409, 'MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
+    throw new AppError('MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
   }
 }
 
@@ -136,7 +136,7 @@ export async function completeChapter(
     .orderBy(asc(quizAttempts.id))
     .limit(1);
   if (!passing) {
-    throw new AppError(409, 'QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
+    throw new AppError('QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }
   await db.transaction(async (tx) => {
     await recordChapterPass(tx, context, { ...input, attemptId: passing.id });

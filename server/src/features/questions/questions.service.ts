@@ -3,7 +3,7 @@ import type { AdminQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { answers, questions } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { badRequest, notFound } from '../../plugins/errors.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
 /**
@@ -108,7 +108,10 @@ export async function editAnswer(
     if (!answer) throw notFound('No such answer.');
 
     if (input.correct === false && answer.isCorrect) {
-      throw badRequest('A question always has one correct answer: choose another answer as correct instead.');
+      throw new AppError(
+        'CORRECT_ANSWER_REQUIRED',
+        'A question always has one correct answer: choose another answer as correct instead.',
+      );
     }
 
     const before: Record<string, string | number | boolean | null> = {};

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import { ATTEMPT_WAIT, FINAL_EXAM_CHAPTER, NO_ATTEMPTS_LEFT, type RulesProfile } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type RulesProfile } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -76,8 +76,7 @@ export async function assertAttemptAllowed(
     .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id));
   if (rules.attempts !== null && submitted.length >= rules.attempts) {
     throw new AppError(
-      409,
-      NO_ATTEMPTS_LEFT,
+      'NO_ATTEMPTS_LEFT',
       `You have used all ${String(rules.attempts)} attempts allowed for this exam. Please contact the school.`,
       { attempts: rules.attempts },
     );
@@ -88,8 +87,7 @@ export async function assertAttemptAllowed(
     const now = clock.now();
     if (now < opensAt) {
       throw new AppError(
-        409,
-        ATTEMPT_WAIT,
+        'ATTEMPT_WAIT',
         `You can take this ${input.chapterId === FINAL_EXAM_CHAPTER ? 'exam' : 'quiz'} again in ${describeWait(opensAt.getTime() - now.getTime())}.`,
         { opens_at: opensAt.toISOString() },
       );

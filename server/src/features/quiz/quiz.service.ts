@@ -111,7 +111,7 @@ async function drawAttempt(
   await assertChapterExists(db, chapterId);
   const status = await getQuizStatus(db, { studentId, chapterId });
   if (status.complete) {
-    throw new AppError(409, 'ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
+    throw new AppError('ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
   }
   await assertChapterOpen(db, studentId, chapterId);
   if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
@@ -156,7 +156,7 @@ async function drawAttempt(
           )
         : drawQuestions(await activeBank(tx, chapterId), rules.questionCount, seen);
     if (questionIds.length < rules.questionCount) {
-      throw new AppError(503, 'QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
+      throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
     }
     const [created] = await tx
       .insert(quizAttempts)
@@ -246,7 +246,7 @@ export async function gradeQuizAttempt(
     .orderBy(desc(quizAttempts.id))
     .limit(1);
   if (!attempt) {
-    throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
+    throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
   }
 
   const expected = attempt.questionIds;
@@ -256,7 +256,7 @@ export async function gradeQuizAttempt(
     chosen.size !== expected.length ||
     !expected.every((id) => chosen.has(id))
   ) {
-    throw new AppError(400, 'ANSWERS_DO_NOT_MATCH', 'Please answer all questions.');
+    throw new AppError('ANSWERS_DO_NOT_MATCH', 'Please answer all questions.');
   }
 
   const drawn = await loadQuestions(db, expected);
@@ -283,7 +283,7 @@ export async function gradeQuizAttempt(
       .where(and(eq(quizAttempts.id, attempt.id), isNull(quizAttempts.submittedAt)))
       .returning({ id: quizAttempts.id });
     // Two submissions of one attempt at once: only the first is graded.
-    if (!graded) throw new AppError(409, 'NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
+    if (!graded) throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
     if (passed) await recordChapterPass(tx, context, { studentId, chapterId, attemptId: attempt.id });
   });
 

@@ -62,7 +62,7 @@ export async function registerStudent(
     if (!courtDueDate) throw badRequest('The court due date is not a valid date.');
   }
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, input.court));
-  if (!court) throw badRequest('Please choose a court from the list.');
+  if (!court) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
 
   const probe = enrolledByStaffId === null ? { ip } : null;
   await assertNoActiveDuplicate(db, clock, input, dob, probe);
@@ -198,7 +198,7 @@ async function assertNoActiveDuplicate(
 }
 
 function duplicateAccount(studentId: number, resetToken: string | undefined): AppError {
-  return new AppError(409, 'DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
+  return new AppError('DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
     studentId,
     ...(resetToken ? { resetToken } : {}),
   });
@@ -250,7 +250,7 @@ export async function resetStudentCourse(
       .set({ archivedAt: now, archiveReason: 'replaced_by_new_registration' })
       .where(and(eq(students.id, input.studentId), isNull(students.archivedAt)))
       .returning({ id: students.id });
-    if (!archived) throw new AppError(404, 'NOT_FOUND', 'No active course was found for this student.');
+    if (!archived) throw new AppError('NOT_FOUND', 'No active course was found for this student.');
     await endStudentSessions(tx, clock, archived.id);
     return { archivedStudentId: archived.id };
   });
@@ -269,7 +269,7 @@ export async function retakeCourse(db: Db, clock: Clock, studentId: number): Pro
       .where(and(eq(students.id, studentId), isNull(students.archivedAt), isNotNull(students.completedAt)))
       .returning({ id: students.id });
     if (!archived) {
-      throw new AppError(409, 'COURSE_NOT_COMPLETE', 'The course can be retaken once the final exam is passed.');
+      throw new AppError('COURSE_NOT_COMPLETE', 'The course can be retaken once the final exam is passed.');
     }
     await endStudentSessions(tx, clock, studentId);
   });

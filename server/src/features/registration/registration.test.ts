@@ -157,7 +157,7 @@ describe('registration', () => {
       const response = await register(buildRegistration({ court: 999_999 }));
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
-        error: { code: 'BAD_REQUEST', message: 'Please choose a court from the list.' },
+        error: { code: 'NO_SUCH_COURT', message: 'Please choose a court from the list.' },
       });
       expect(await countRows(t.db, 'students')).toBe(before);
     });

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { COMPLETION_WINDOW_CLOSED } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
@@ -93,8 +92,7 @@ export async function assertWithinCompletionWindow(
   const status = await getCompletionStatus(db, context, studentId, profile);
   if (!status.closed || status.windowEnds === null) return;
   throw new AppError(
-    403,
-    COMPLETION_WINDOW_CLOSED,
+    'COMPLETION_WINDOW_CLOSED',
     `The time allowed to complete this course ended on ${longUsDate(status.windowEnds)}. Please contact the school.`,
     { ended_on: status.windowEnds },
   );

@@ -1,11 +1,5 @@
 import { asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import {
-  type AdminStudent,
-  FINAL_EXAM_CHAPTER,
-  type RulesProfile,
-  SEAT_TIME_REQUIRED,
-  type SeatTimeStatus,
-} from '@ts/contract';
+import { type AdminStudent, FINAL_EXAM_CHAPTER, type RulesProfile, type SeatTimeStatus } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts';
@@ -226,8 +220,7 @@ export async function assertSeatTimeMet(db: Db, studentId: number, scope: SeatTi
   if (remainingSeconds === 0) return;
   const remainingMinutes = Math.ceil(remainingSeconds / 60);
   throw new AppError(
-    409,
-    SEAT_TIME_REQUIRED,
+    'SEAT_TIME_REQUIRED',
     `Please spend at least ${String(remainingMinutes)} more ${remainingMinutes === 1 ? 'minute' : 'minutes'} ${WHERE_TEXT[scope.kind]}.`,
     { scope: scope.kind, requiredSeconds, countedSeconds, remainingSeconds },
   );

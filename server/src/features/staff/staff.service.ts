@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { SET_PASSWORD_LINK_HOURS, StaffErrorCodes, type StaffAccount, type StaffRole } from '@ts/contract';
+import { SET_PASSWORD_LINK_HOURS, type StaffAccount, type StaffRole } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../plugins/errors.ts';
+import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { endStaffSessions } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { staffAccountThrottleSubject, withGuessThrottle } from '../auth/throttle.ts';
@@ -25,18 +25,12 @@ const LINK_MS = SET_PASSWORD_LINK_HOURS * 3600_000;
 // Spec 8, word for word.
 const wrongPassword = () =>
   new AppError(
-    400,
-    StaffErrorCodes.wrongPassword,
+    'WRONG_PASSWORD',
     'There was an error changing your password. Please ensure your current password was typed correctly.',
   );
-const staffExists = () =>
-  new AppError(409, StaffErrorCodes.staffExists, 'A staff member with this username or email already exists.');
+const staffExists = () => new AppError('STAFF_EXISTS', 'A staff member with this username or email already exists.');
 const invalidLink = () =>
-  new AppError(
-    400,
-    StaffErrorCodes.invalidLink,
-    'This link is invalid or has expired. Ask a super admin for a new one.',
-  );
+  new AppError('INVALID_LINK', 'This link is invalid or has expired. Ask a super admin for a new one.');
 
 function toAccount(member: StaffRow, courtName: string | null): StaffAccount {
   return {
@@ -78,9 +72,10 @@ export async function listStaffAccounts(db: Db): Promise<StaffAccount[]> {
  */
 async function assertCourtRule(db: Db, role: StaffRole, courtId: number | null): Promise<void> {
   if (courtId === null) return;
-  if (role === 'super_admin') throw badRequest('A super admin cannot be limited to one court.');
+  if (role === 'super_admin')
+    throw new AppError('SUPER_ADMIN_ALL_COURTS', 'A super admin cannot be limited to one court.');
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, courtId));
-  if (!court) throw badRequest('That court does not exist.');
+  if (!court) throw new AppError('NO_SUCH_COURT', 'That court does not exist.');
 }
 
 async function assertUnique(db: Db, input: { username?: string; email: string }, exceptId?: number): Promise<void> {
@@ -278,12 +273,13 @@ export async function updateStaffAccount(
       const wasActiveSuperAdmin = member.role === 'super_admin' && member.disabledAt === null;
       const staysActiveSuperAdmin = input.role === 'super_admin' && !input.disabled;
       if (wasActiveSuperAdmin && !staysActiveSuperAdmin) {
-        if (id === actorId) throw badRequest('You cannot disable or demote your own account.');
+        if (id === actorId) throw new AppError('OWN_ACCOUNT', 'You cannot disable or demote your own account.');
         const [others] = await tx
           .select({ n: count() })
           .from(staff)
           .where(and(eq(staff.role, 'super_admin'), isNull(staff.disabledAt), ne(staff.id, id)));
-        if ((others?.n ?? 0) === 0) throw badRequest('There must always be at least one active super admin.');
+        if ((others?.n ?? 0) === 0)
+          throw new AppError('LAST_SUPER_ADMIN', 'There must always be at least one active super admin.');
       }
 
       const disabling = input.disabled && member.disabledAt === null;
@@ -324,7 +320,7 @@ export async function issueSetPasswordLink(deps: MailDeps, log: MailLog, actorId
     const found = await findAccount(tx, id);
     if (!found) throw notFound();
     if (found.member.disabledAt !== null) {
-      throw badRequest('This account is disabled. Enable it before sending a set-password link.');
+      throw new AppError('ACCOUNT_DISABLED', 'This account is disabled. Enable it before sending a set-password link.');
     }
     const issued = await issueToken(tx, clock, config, id, actorId);
     await recordAudit(tx, clock, {

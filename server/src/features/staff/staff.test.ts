@@ -533,7 +533,7 @@ describe('staff accounts and passwords', () => {
       for (const input of refusedInputs) refused.push(await boss.client.post('/api/admin/users', input));
       expect(refused.map((response) => response.statusCode)).toEqual([400, 400, 400]);
       expect(refused[0]?.json()).toEqual({
-        error: { code: 'BAD_REQUEST', message: 'A super admin cannot be limited to one court.' },
+        error: { code: 'SUPER_ADMIN_ALL_COURTS', message: 'A super admin cannot be limited to one court.' },
       });
       const emails = (await boss.client.get('/api/admin/users')).json<StaffAccount[]>().map((row) => row.email);
       for (const input of refusedInputs) expect(emails).not.toContain(input.email);

@@ -16,6 +16,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
@@ -120,14 +121,15 @@ export function StudentDetailPage() {
   const [busy, setBusy] = useState(false);
 
   // Spec 2: the page reloads after an action.
-  async function act(action: () => Promise<unknown>, errorText: string) {
+  async function act(action: () => Promise<unknown>, failureText: string) {
     setBusy(true);
     setActionError(null);
     try {
       await action();
       await detail.refetch();
     } catch (error) {
-      setActionError(error instanceof ApiError && error.status === 400 ? error.message : errorText);
+      // A refusal the staff member can act on (a date not understood) says why; anything else the action's own words.
+      setActionError(error instanceof ApiError && error.status === 400 ? errorText(error, t) : failureText);
     } finally {
       setBusy(false);
     }

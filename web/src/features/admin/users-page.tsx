@@ -15,7 +15,8 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { useCourts } from '../../lib/queries.ts';
 
 type Role = StaffAccount['role'];
@@ -27,11 +28,6 @@ interface ShownLink {
 }
 
 const ROLES: Role[] = ['super_admin', 'admin', 'clerk'];
-
-/** The API's own message for a refusal a person can act on (taken, court rule, own account). */
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.status < 500 ? error.message : fallback;
-}
 
 function statusOf(account: StaffAccount): 'disabled' | 'waiting' | 'active' {
   if (account.disabled_at !== null) return 'disabled';
@@ -179,7 +175,7 @@ function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (sh
       setRole('clerk');
       onCreated({ name: user.name, email: user.email, link });
     } catch (caught) {
-      setError(messageOf(caught, t('errors.unexpected')));
+      setError(errorText(caught, t));
     } finally {
       setSubmitting(false);
     }
@@ -246,7 +242,7 @@ function EditDialog({
       });
       onSaved();
     } catch (caught) {
-      setError(messageOf(caught, t('errors.unexpected')));
+      setError(errorText(caught, t));
     } finally {
       setSubmitting(false);
     }
@@ -324,7 +320,7 @@ export function UsersPage() {
       const link = await callApi(issueSetPasswordLink, { params: { id: account.id } });
       setShown({ name: account.name, email: account.email, link });
     } catch (caught) {
-      setNotice({ tone: 'error', text: messageOf(caught, t('errors.unexpected')) });
+      setNotice({ tone: 'error', text: errorText(caught, t) });
     } finally {
       setSendingFor(null);
     }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { setStaffPassword, STAFF_PASSWORD_MIN_LENGTH, StaffErrorCodes } from '@ts/contract';
+import { setStaffPassword, STAFF_PASSWORD_MIN_LENGTH } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -42,8 +42,7 @@ export function SetPasswordPage() {
       void navigate(location.pathname, { replace: true });
       setDone(true);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.code === StaffErrorCodes.invalidLink)
-        setError(t('setPassword.invalidLink'));
+      if (caught instanceof ApiError && caught.code === 'INVALID_LINK') setError(t('setPassword.invalidLink'));
       else if (caught instanceof ApiError && caught.status === 429) setError(t('setPassword.tooMany'));
       else setError(t('errors.unexpected'));
     } finally {

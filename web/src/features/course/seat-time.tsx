@@ -3,15 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import {
-  FINAL_EXAM_CHAPTER,
-  getSeatTime,
-  recordHeartbeat,
-  SEAT_TIME_REQUIRED,
-  type SeatTimeStatus,
-} from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, getSeatTime, recordHeartbeat, type SeatTimeStatus } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useIdentityCheckDue } from './identity-check.tsx';
 
 /**
@@ -72,9 +66,7 @@ export function dailyCapReached(status: SeatTimeStatus | undefined): boolean {
 
 /** The seconds still required that a SEAT_TIME_REQUIRED refusal carries, or null for another error. */
 export function seatTimeRefusal(error: unknown): number | null {
-  if (!(error instanceof ApiError) || error.code !== SEAT_TIME_REQUIRED) return null;
-  const remaining = error.details.remainingSeconds;
-  return typeof remaining === 'number' ? remaining : 0;
+  return detailsOf(error, 'SEAT_TIME_REQUIRED')?.remainingSeconds ?? null;
 }
 
 export interface SeatTimeHeartbeat {

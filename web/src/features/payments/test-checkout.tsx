@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { confirmTestPayment } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { TextField } from '../../components/field.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi, detailsOf } from '../../lib/api.ts';
 import { PayButton } from './pay-button.tsx';
 import { describePaymentError } from './payment-messages.ts';
 
@@ -42,9 +42,13 @@ export function TestCheckout({
       // As Stripe's confirmPayment does: back to /pay with the intent in the query string.
       window.location.assign(result.redirect_url);
     } catch (caught) {
-      const type = caught instanceof ApiError ? String(caught.details.type ?? '') : '';
+      // The provider's own words for a refused card, as Stripe.js shows them (spec 8).
+      const refusal = detailsOf(caught, 'CARD_DECLINED') ?? detailsOf(caught, 'CARD_DETAILS_INVALID');
       setError(
-        describePaymentError({ type, message: caught instanceof Error ? caught.message : '' }, t('pay.unexpected')),
+        describePaymentError(
+          { type: refusal?.type, message: refusal && caught instanceof Error ? caught.message : '' },
+          t('pay.unexpected'),
+        ),
       );
       setSubmitting(false);
     }

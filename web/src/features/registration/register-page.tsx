@@ -6,7 +6,7 @@ import { registerStudent, resetCourse } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import {
   EMPTY_REGISTRATION,
@@ -48,12 +48,10 @@ export function RegisterPage() {
       await navigate('/pay', { state: { studentId } });
     } catch (caught) {
       setSubmitting(false);
-      if (caught instanceof ApiError && caught.code === 'DUPLICATE_ACCOUNT') {
+      const duplicate = detailsOf(caught, 'DUPLICATE_ACCOUNT');
+      if (duplicate) {
         setReplaceError(null);
-        setDuplicate({
-          studentId: Number(caught.details.studentId),
-          resetToken: typeof caught.details.resetToken === 'string' ? caught.details.resetToken : undefined,
-        });
+        setDuplicate({ studentId: duplicate.studentId, resetToken: duplicate.resetToken });
       } else if (caught instanceof ApiError && caught.status === 429) {
         setError(t('register.tooMany'));
       } else if (caught instanceof ApiError && caught.status === 400) {

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { ATTEMPT_WAIT, COMPLETION_WINDOW_CLOSED, getStudentRules, NO_ATTEMPTS_LEFT, type Quiz } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import i18n from '../../lib/i18n.ts';
 
 /**
@@ -47,7 +48,7 @@ export function rulesRefusalText(error: unknown, t: TFunction, options: { final?
   if (error.code === COMPLETION_WINDOW_CLOSED && typeof details.ended_on === 'string') {
     return t('rules.windowClosed', { date: formatDay(details.ended_on) });
   }
-  return error.message;
+  return errorText(error, t);
 }
 
 /** A refused quiz draw, said in the page's language. */

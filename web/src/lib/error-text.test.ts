@@ -1,0 +1,51 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@ts/contract';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import { ApiError, NetworkError } from './api.ts';
+import { errorText } from './error-text.ts';
+import i18n from './i18n.ts';
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
+
+describe('what a page says for a failed call (issue 14: codes, not server English)', () => {
+  it('has an English and a Spanish text for every error code of the contract', () => {
+    for (const code of ERROR_CODES) {
+      expect(en.apiErrors[code], code).toEqual(expect.any(String));
+      expect(es.apiErrors[code], code).toEqual(expect.any(String));
+    }
+    expect(Object.keys(en.apiErrors).sort()).toEqual([...ERROR_CODES].sort());
+  });
+
+  it('says the code in the interface language, not the message the server wrote', async () => {
+    const error = new ApiError(400, 'OWN_ACCOUNT', 'You cannot disable or demote your own account.');
+    expect(errorText(error, i18n.t)).toBe('You cannot disable or demote your own account.');
+
+    await i18n.changeLanguage('es');
+    expect(errorText(error, i18n.t)).toBe('No puede desactivar ni bajar de rol su propia cuenta.');
+  });
+
+  it("fills a code's text from its details", async () => {
+    await i18n.changeLanguage('es');
+    const locked = new ApiError(409, 'CHAPTER_LOCKED', 'Please complete chapter 2 first.', { missingChapters: [2, 3] });
+    expect(errorText(locked, i18n.t)).toBe('Primero complete el capítulo 2.');
+    const seat = new ApiError(409, 'SEAT_TIME_REQUIRED', 'Please spend at least 3 more minutes.', {
+      scope: 'module',
+      requiredSeconds: 600,
+      countedSeconds: 430,
+      remainingSeconds: 170,
+    });
+    expect(errorText(seat, i18n.t)).toBe('Dedique 3 minutos más al curso antes de continuar.');
+  });
+
+  it('says the generic words when the API said nothing readable or failed itself', () => {
+    const unexpected = i18n.t('errors.unexpected');
+    expect(errorText(new NetworkError(new TypeError('Failed to fetch')), i18n.t)).toBe(unexpected);
+    expect(errorText(new ApiError(502, 'UNKNOWN', 'Bad Gateway', {}, false), i18n.t)).toBe(unexpected);
+    expect(errorText(new ApiError(500, 'INTERNAL', 'Something went wrong.'), i18n.t)).toBe(unexpected);
+    expect(errorText(new Error('boom'), i18n.t)).toBe(unexpected);
+  });
+});

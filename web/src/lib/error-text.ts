@@ -1,0 +1,46 @@
+import type { TFunction } from 'i18next';
+import type { ErrorCode } from '@ts/contract';
+import { ApiError } from './api.ts';
+import i18n from './i18n.ts';
+
+/**
+ * What a page says for a failed call, in the interface language: the translation of the API's
+ * error code (`apiErrors.<CODE>`, filled from the code's details), never the server's English
+ * message. A failure that is not the API speaking (no answer, a proxy's page, a code this build
+ * does not know) and a server failure say the generic `errors.unexpected`.
+ */
+export function errorText(error: unknown, t: TFunction): string {
+  if (!(error instanceof ApiError) || !error.fromApi || error.code === 'UNKNOWN' || error.code === 'INTERNAL') {
+    return t('errors.unexpected');
+  }
+  return t(`apiErrors.${error.code}`, valuesOf(error.code, error.details));
+}
+
+/** The {{placeholders}} of a code's translation, from its details (the contract's ERROR_DETAILS). */
+function valuesOf(code: ErrorCode, details: Record<string, unknown>): Record<string, string | number> {
+  switch (code) {
+    case 'CHAPTER_LOCKED':
+      return { chapter: Array.isArray(details.missingChapters) ? Number(details.missingChapters[0]) : '' };
+    case 'NO_ATTEMPTS_LEFT':
+      return { attempts: Number(details.attempts) };
+    case 'ATTEMPT_WAIT':
+      return { time: new Date(String(details.opens_at)).toLocaleString(locale(), dateTime) };
+    case 'COMPLETION_WINDOW_CLOSED':
+      return {
+        date: new Date(`${String(details.ended_on)}T00:00:00Z`).toLocaleDateString(locale(), {
+          dateStyle: 'long',
+          timeZone: 'UTC',
+        }),
+      };
+    case 'SEAT_TIME_REQUIRED':
+      return { minutes: Math.ceil(Number(details.remainingSeconds) / 60) };
+    default:
+      return {};
+  }
+}
+
+const dateTime = { dateStyle: 'medium', timeStyle: 'short' } as const;
+
+function locale(): string {
+  return i18n.language.startsWith('es') ? 'es-US' : 'en-US';
+}
