@@ -94,6 +94,7 @@ export const getAdminStudent = defineEndpoint({
   method: 'GET',
   path: '/api/admin/students/:id',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: AdminStudentSchema,
 });
 
@@ -102,6 +103,7 @@ export const resendCertificateDelivery = defineEndpoint({
   method: 'POST',
   path: '/api/admin/deliveries/:id/resend',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: z.object({ status: z.literal('queued') }),
 });
 
@@ -214,6 +216,7 @@ export const getAdminQuestion = defineEndpoint({
   method: 'GET',
   path: '/api/admin/questions/:id',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: AdminQuestionSchema,
 });
 
@@ -226,6 +229,7 @@ export const editQuestion = defineEndpoint({
     /** The Spanish text; left as it is when absent. */
     content_es: z.string().trim().max(2000).optional(),
   }),
+  errors: ['NOT_FOUND'],
   response: AdminQuestionSchema,
 });
 
@@ -239,6 +243,7 @@ export const editAnswer = defineEndpoint({
     /** true makes this the question's one correct answer (the others become incorrect). */
     correct: z.boolean().optional(),
   }),
+  errors: ['NOT_FOUND', 'CORRECT_ANSWER_REQUIRED'],
   response: AdminQuestionSchema,
 });
 
@@ -257,6 +262,7 @@ export const changeStaffPassword = defineEndpoint({
     currentPw: z.string().min(1).max(200),
     newPw: StaffPasswordSchema,
   }),
+  errors: ['NOT_FOUND', 'WRONG_PASSWORD'],
   response: z.object({ status: z.literal('SUCCESS') }),
 });
 
@@ -296,13 +302,6 @@ export const SetPasswordLinkSchema = z.object({
 /** How long a set-password link works. */
 export const SET_PASSWORD_LINK_HOURS = 72;
 
-/** The codes of the staff-account and password errors, for pages that react to one. */
-export const StaffErrorCodes = {
-  wrongPassword: 'WRONG_PASSWORD',
-  staffExists: 'STAFF_EXISTS',
-  invalidLink: 'INVALID_LINK',
-} as const;
-
 export const listStaffAccounts = defineEndpoint({
   method: 'GET',
   path: '/api/admin/users',
@@ -320,6 +319,7 @@ export const createStaffAccount = defineEndpoint({
       .max(60)
       .regex(/^[A-Za-z0-9._-]+$/),
   }),
+  errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS'],
   response: z.object({ user: StaffAccountSchema, link: SetPasswordLinkSchema }),
   status: 201,
 });
@@ -329,6 +329,7 @@ export const updateStaffAccount = defineEndpoint({
   path: '/api/admin/users/:id',
   params: z.object({ id: IdParam }),
   body: StaffAccountInputSchema.extend({ disabled: z.boolean() }),
+  errors: ['NOT_FOUND', 'STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS', 'OWN_ACCOUNT', 'LAST_SUPER_ADMIN'],
   response: StaffAccountSchema,
 });
 
@@ -336,6 +337,7 @@ export const issueSetPasswordLink = defineEndpoint({
   method: 'POST',
   path: '/api/admin/users/:id/set-password-link',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND', 'ACCOUNT_DISABLED'],
   response: SetPasswordLinkSchema,
 });
 
@@ -344,6 +346,7 @@ export const setStaffPassword = defineEndpoint({
   method: 'POST',
   path: '/api/public/staff/set-password',
   body: z.object({ token: z.string().min(10).max(200), password: StaffPasswordSchema }),
+  errors: ['INVALID_LINK'],
   response: z.object({ status: z.literal('SUCCESS') }),
 });
 

@@ -41,6 +41,7 @@ export const loginStudent = defineEndpoint({
   method: 'POST',
   path: '/api/login/student',
   body: StudentLoginSchema,
+  errors: ['INVALID_LOGIN'],
   response: LoginResultSchema,
 });
 
@@ -48,6 +49,7 @@ export const loginAdmin = defineEndpoint({
   method: 'POST',
   path: '/api/login/admin',
   body: AdminLoginSchema,
+  errors: ['INVALID_LOGIN'],
   response: LoginResultSchema,
 });
 
@@ -61,5 +63,6 @@ export const logout = defineEndpoint({
 export const getCurrentUser = defineEndpoint({
   method: 'GET',
   path: '/api/me',
+  errors: ['UNAUTHENTICATED'],
   response: z.object({ user: SessionUserSchema }),
 });

@@ -33,6 +33,7 @@ export const issueCertificate = defineEndpoint({
     studentId: IdParam,
     completionDate: z.string().max(40).optional(),
   }),
+  errors: ['NOT_FOUND', 'COURSE_NOT_COMPLETE', 'COMPLETION_DATE_INVALID'],
   response: CertificateSchema,
 });
 
@@ -40,6 +41,7 @@ export const getLatestCertificate = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/certificate',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: z.object({ url: z.string(), number: z.string() }),
 });
 
@@ -47,6 +49,7 @@ export const listCertificates = defineEndpoint({
   method: 'GET',
   path: '/api/students/:studentId/certificate/all',
   params: z.object({ studentId: IdParam }),
+  errors: ['NOT_FOUND'],
   response: z.array(CertificateSchema),
 });
 
@@ -55,6 +58,7 @@ export const retakeCourse = defineEndpoint({
   method: 'DELETE',
   path: '/api/students/:id',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND', 'COURSE_NOT_COMPLETE'],
   response: z.null(),
   status: 204,
 });

@@ -49,6 +49,7 @@ export const getModule = defineEndpoint({
   method: 'GET',
   path: '/api/content/module/:moduleId',
   params: ModuleIdParams,
+  errors: ['NOT_FOUND'],
   response: ModuleSchema,
 });
 
@@ -65,6 +66,7 @@ export const listTopics = defineEndpoint({
   method: 'GET',
   path: '/api/content/topics/:moduleId',
   params: ModuleIdParams,
+  errors: ['NOT_FOUND'],
   response: z.array(TopicSchema),
 });
 
@@ -73,5 +75,6 @@ export const getVideo = defineEndpoint({
   method: 'GET',
   path: '/api/content/video/:moduleId',
   params: ModuleIdParams,
+  errors: ['NOT_FOUND'],
   response: VideoSchema.nullable(),
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
 
 /**
  * One call of the API: the server registers it with these schemas (validation and
@@ -18,6 +19,13 @@ export interface Endpoint<
   response: Response;
   /** Status of a successful answer (200 unless stated). */
   status?: number;
+  /**
+   * The errors this call answers beyond those every call may answer (a bad request, a failed
+   * validation, too many requests, a server failure) and those its access policy answers (401,
+   * 402, 403: the server adds them). The server refuses in tests to answer an undeclared code,
+   * and the OpenAPI document lists them.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 export function defineEndpoint<

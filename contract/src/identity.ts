@@ -5,13 +5,6 @@ import { IdentitySourceSchema } from './rules.ts';
 
 /** Identity checks (issue 8, decision 012): questions from the student's own record, and course locks. */
 
-/** A course action refused while an identity check waits for its answer (409). */
-export const IDENTITY_CHECK_PENDING = 'IDENTITY_CHECK_PENDING';
-/** A course action refused while the course is locked after missed identity checks (423). */
-export const COURSE_LOCKED = 'COURSE_LOCKED';
-/** An answer to a check that is already answered (409). */
-export const IDENTITY_CHECK_CLOSED = 'IDENTITY_CHECK_CLOSED';
-
 export const IdentityCheckReasonSchema = z.enum(['random', 'before_final']);
 
 /** A check waiting for the student's answer. */
@@ -51,6 +44,7 @@ export const getIdentityCheck = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/identity-check',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: IdentityCheckStateSchema,
 });
 
@@ -63,6 +57,7 @@ export const answerIdentityCheck = defineEndpoint({
     checkId: IdParam,
   }),
   body: z.object({ answer: z.string().max(200) }),
+  errors: ['NOT_FOUND', 'IDENTITY_CHECK_CLOSED', 'COURSE_LOCKED'],
   response: z.object({
     outcome: z.enum(['passed', 'wrong', 'timed_out']),
     /** What follows: the next question after a wrong answer with retries left, and any lock. */
@@ -75,6 +70,7 @@ export const unlockStudentCourse = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/unlock',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: z.object({ unlocked: z.literal(true) }),
 });
 

@@ -8,6 +8,7 @@ export const getPaymentAmount = defineEndpoint({
   method: 'GET',
   path: '/api/public/payment/:studentId/paymentAmount',
   params: StudentIdParams,
+  errors: ['NOT_FOUND'],
   response: z.object({ paymentAmount: z.number().int() }),
 });
 
@@ -22,6 +23,7 @@ export const createPaymentIntent = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/intent',
   body: z.object({ studentId: IdParam }),
+  errors: ['NOT_FOUND', 'ALREADY_PAID'],
   response: z.object({ clientSecret: z.string(), paymentIntentId: z.string() }).extend(PaymentProviderInfoSchema.shape),
 });
 
@@ -30,6 +32,7 @@ export const markPaymentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/mark-paid',
   body: z.object({ paymentIntent: z.string().min(1).max(255) }),
+  errors: ['NOT_FOUND', 'PAYMENT_NOT_VERIFIED'],
   response: z.object({ status: z.literal('PAID'), studentId: z.number().int() }),
 });
 
@@ -40,6 +43,7 @@ export const markStudentPaid = defineEndpoint({
   params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
   body: z.object({ userId: Id.optional() }).optional(),
+  errors: ['NOT_FOUND'],
   response: z.object({ studentId: z.number().int(), payment_at: z.string() }),
 });
 
@@ -65,6 +69,7 @@ export const confirmTestPayment = defineEndpoint({
     expiry: z.string().max(10),
     cvc: z.string().max(6),
   }),
+  errors: ['NOT_FOUND', 'CARD_DECLINED', 'CARD_DETAILS_INVALID', 'PAYMENT_NOT_VERIFIED'],
   response: z.object({ status: PaymentIntentStatusSchema, redirect_url: z.string() }),
 });
 
@@ -74,6 +79,7 @@ export const retrieveTestPayment = defineEndpoint({
   path: '/api/test-provider/payment_intents/:id',
   params: z.object({ id: z.string().min(1).max(100) }),
   query: z.object({ client_secret: z.string().min(1).max(200) }),
+  errors: ['NOT_FOUND'],
   response: z.object({
     id: z.string(),
     status: PaymentIntentStatusSchema,

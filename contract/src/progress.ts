@@ -22,6 +22,7 @@ export const getQuizStatus = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/quizStatus/:chapterId',
   params: StudentIdParams.extend({ chapterId: IdParam }),
+  errors: ['NOT_FOUND'],
   response: QuizStatusSchema,
 });
 
@@ -29,6 +30,14 @@ export const completeModule = defineEndpoint({
   method: 'POST',
   path: '/api/students/moduleComplete',
   body: z.object({ studentId: Id, moduleId: Id }),
+  errors: [
+    'NOT_FOUND',
+    'CHAPTER_LOCKED',
+    'SEAT_TIME_REQUIRED',
+    'COMPLETION_WINDOW_CLOSED',
+    'COURSE_LOCKED',
+    'IDENTITY_CHECK_PENDING',
+  ],
   response: z.object({ saved: z.literal(true) }),
 });
 
@@ -36,5 +45,6 @@ export const completeChapter = defineEndpoint({
   method: 'POST',
   path: '/api/students/chapterComplete',
   body: z.object({ studentId: Id, chapterId: Id }),
+  errors: ['NOT_FOUND', 'CHAPTER_LOCKED', 'MODULES_INCOMPLETE', 'QUIZ_NOT_PASSED'],
   response: z.object({ saved: z.literal(true) }),
 });

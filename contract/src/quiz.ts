@@ -39,6 +39,20 @@ export const getQuizQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/questions/:chapterId',
   params: z.object({ chapterId: IdParam }),
+  errors: [
+    'NOT_FOUND',
+    'CHAPTER_LOCKED',
+    'CHAPTERS_INCOMPLETE',
+    'MODULES_INCOMPLETE',
+    'ALREADY_COMPLETE',
+    'SEAT_TIME_REQUIRED',
+    'NO_ATTEMPTS_LEFT',
+    'ATTEMPT_WAIT',
+    'QUESTION_BANK_TOO_SMALL',
+    'COMPLETION_WINDOW_CLOSED',
+    'COURSE_LOCKED',
+    'IDENTITY_CHECK_PENDING',
+  ],
   response: QuizSchema,
 });
 
@@ -46,6 +60,17 @@ export const getFinalExamQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/finalExamQuestions/:studentId',
   params: z.object({ studentId: IdParam }),
+  errors: [
+    'CHAPTERS_INCOMPLETE',
+    'ALREADY_COMPLETE',
+    'SEAT_TIME_REQUIRED',
+    'NO_ATTEMPTS_LEFT',
+    'ATTEMPT_WAIT',
+    'QUESTION_BANK_TOO_SMALL',
+    'COMPLETION_WINDOW_CLOSED',
+    'COURSE_LOCKED',
+    'IDENTITY_CHECK_PENDING',
+  ],
   response: QuizSchema,
 });
 
@@ -53,6 +78,7 @@ export const getQuestionAnswers = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/answers/:questionId',
   params: z.object({ questionId: IdParam }),
+  errors: ['NOT_FOUND'],
   response: z.array(QuizAnswerSchema),
 });
 
@@ -96,5 +122,16 @@ export const scoreQuiz = defineEndpoint({
       .min(1)
       .max(50),
   }),
+  errors: [
+    'NOT_FOUND',
+    'CHAPTER_LOCKED',
+    'CHAPTERS_INCOMPLETE',
+    'NO_OPEN_ATTEMPT',
+    'ANSWERS_DO_NOT_MATCH',
+    'ALREADY_COMPLETE',
+    'COMPLETION_WINDOW_CLOSED',
+    'COURSE_LOCKED',
+    'IDENTITY_CHECK_PENDING',
+  ],
   response: QuizResultSchema,
 });

@@ -89,24 +89,10 @@ export const registerStudent = defineEndpoint({
   method: 'POST',
   path: '/api/register/student',
   body: RegistrationSchema,
+  errors: ['DUPLICATE_ACCOUNT', 'NO_SUCH_COURT', 'FORBIDDEN'],
   response: RegistrationResultSchema,
   status: 201,
 });
-
-/**
- * The 409 a duplicate registration gets carries the existing studentId and, only when the
- * registration proves the existing account's sign-in identity (same last name and licence
- * number), a short-lived single-use resetToken for resetCourse (decision 004).
- */
-export const DuplicateAccountErrorSchema = z.object({
-  error: z.object({
-    code: z.literal('DUPLICATE_ACCOUNT'),
-    message: z.string(),
-    studentId: z.number().int(),
-    resetToken: z.string().optional(),
-  }),
-});
-export type DuplicateAccountError = z.infer<typeof DuplicateAccountErrorSchema>;
 
 export const resetCourse = defineEndpoint({
   method: 'PUT',
@@ -114,5 +100,6 @@ export const resetCourse = defineEndpoint({
   params: z.object({ studentId: IdParam }),
   // Spec 7 sends no payload; the reset token (decision 004) comes in the body when there is one.
   body: z.object({ resetToken: z.string().min(1).max(200).optional() }).nullish(),
+  errors: ['NOT_FOUND', 'FORBIDDEN'],
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
 });

@@ -79,13 +79,6 @@ export const RulesProfileSchema = z.object({
 });
 export type RulesProfile = z.infer<typeof RulesProfileSchema>;
 
-/** A quiz or the final refused: every attempt the profile allows was used without a pass (409). */
-export const NO_ATTEMPTS_LEFT = 'NO_ATTEMPTS_LEFT';
-/** A quiz or the final refused until the wait after a failed attempt is over (409, with `opens_at`). */
-export const ATTEMPT_WAIT = 'ATTEMPT_WAIT';
-/** A course call refused after the completion window's last day (403, with `ended_on` YYYY-MM-DD). */
-export const COMPLETION_WINDOW_CLOSED = 'COMPLETION_WINDOW_CLOSED';
-
 /** The student's course rules as the pages need them (GET /api/students/:id/rules). */
 export const StudentRulesSchema = z.object({
   profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }),
@@ -120,5 +113,6 @@ export const getStudentRules = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/rules',
   params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
   response: StudentRulesSchema,
 });

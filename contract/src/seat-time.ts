@@ -4,9 +4,6 @@ import { Id, IdParam } from './primitives.ts';
 
 /** Seat time (issue 8, decision 012): heartbeats and the time still required. */
 
-/** The error code of a course action refused until the profile's minimum time is met (409). */
-export const SEAT_TIME_REQUIRED = 'SEAT_TIME_REQUIRED';
-
 const SeatTimeTotalSchema = z.object({
   /** What the student's profile asks for, in seconds (0 when it asks nothing). */
   requiredSeconds: z.number().int().min(0),
@@ -47,6 +44,7 @@ export const recordHeartbeat = defineEndpoint({
   method: 'POST',
   path: '/api/students/heartbeat',
   body: z.object({ studentId: Id, moduleId: Id }),
+  errors: ['NOT_FOUND', 'CHAPTER_LOCKED'],
   response: SeatTimeStatusSchema,
 });
 
@@ -60,5 +58,6 @@ export const getSeatTime = defineEndpoint({
     /** A chapter without a module (the chapter page and its quiz); ignored when moduleId is given. */
     chapterId: IdParam.optional(),
   }),
+  errors: ['NOT_FOUND'],
   response: SeatTimeStatusSchema,
 });

@@ -10,7 +10,10 @@ import { signInStaff, signInStudent } from './testing/sign-in.ts';
 interface OpenApiDocument {
   openapi: string;
   info: { title: string };
-  paths: Record<string, Record<string, { requestBody?: unknown; parameters?: { name: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: unknown; parameters?: { name: string }[]; responses?: Record<string, unknown> }>
+  >;
 }
 
 /** Every endpoint the contract package declares. */
@@ -69,6 +72,20 @@ describe('the app', () => {
       expect(document.paths['/api/students/resetcourse/{studentId}']?.put?.parameters).toEqual(
         expect.arrayContaining([expect.objectContaining({ name: 'studentId' })]),
       );
+    });
+
+    it('shows the errors each call answers, per status, with their details', async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/api/docs' })).json<OpenApiDocument>();
+      const responses = JSON.stringify(document.paths['/api/register/student']?.post?.responses);
+      expect(responses).toContain('"409"');
+      expect(responses).toContain('DUPLICATE_ACCOUNT');
+      expect(responses).toContain('resetToken');
+      expect(responses).toContain('VALIDATION_FAILED');
+      const quiz = JSON.stringify(document.paths['/api/quiz/questions/{chapterId}']?.get?.responses);
+      expect(quiz).toContain('"402"');
+      expect(quiz).toContain('PAYMENT_REQUIRED');
+      expect(quiz).toContain('ATTEMPT_WAIT');
+      expect(quiz).toContain('opens_at');
     });
 
     it('does not list itself', async () => {

@@ -2,8 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps.ts';
+import { openApiTransform } from './plugins/endpoint.ts';
 import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
@@ -91,7 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  // In tests an undeclared error code fails loudly; a real server still answers it (decision 018).
+  registerErrorHandler(app, { refuseUndeclaredErrors: config.env === 'test' });
 
   await app.register(fastifyCookie);
   // Limits apply only to the routes that ask for one (the public certificate check).
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: `${config.schoolName} API`, version: '1.0.0' } },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   // The OpenAPI document: open outside production, signed-in staff only in production.
   app.get('/api/docs', { schema: { hide: true } }, async (request) => {

@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ANY_STAFF, listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, staffRoles } from './endpoint.ts';
-import { registerErrorHandler } from './errors.ts';
+import { AppError, notFound, registerErrorHandler } from './errors.ts';
 import type { Auth } from './session.ts';
 
 const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid: false };
@@ -165,5 +165,60 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     const removed = await app.inject({ method: 'DELETE', url: '/things/1' });
     expect(removed.statusCode).toBe(204);
     expect(removed.body).toBe('');
+  });
+});
+
+describe('the errors an endpoint declares (decision 018)', () => {
+  const lookup = defineEndpoint({
+    method: 'GET',
+    path: '/lookup/:which',
+    params: z.object({ which: z.string() }),
+    errors: ['NOT_FOUND'],
+    response: z.object({ ok: z.boolean() }),
+  });
+
+  async function appThatAnswers(refuseUndeclaredErrors: boolean): Promise<FastifyInstance> {
+    const app = Fastify({ logger: false });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    registerErrorHandler(app, { refuseUndeclaredErrors });
+    app.decorateRequest('getAuth', function (this: FastifyRequest) {
+      return Promise.resolve(this.headers['x-test-auth'] === 'student' ? AS_STUDENT : null);
+    });
+    serve(app, lookup, STUDENT, async ({ params }) => {
+      if (params.which === 'missing') throw notFound('No such thing.');
+      if (params.which === 'locked') throw new AppError('COURSE_LOCKED', 'Locked.', { until: null, reason: 'x' });
+      return { ok: true };
+    });
+    await app.ready();
+    return app;
+  }
+  const asStudent = { 'x-test-auth': 'student' };
+
+  it('answers a declared code, and those of its access policy, as they are', async () => {
+    const app = await appThatAnswers(true);
+    const missing = await app.inject({ method: 'GET', url: '/lookup/missing', headers: asStudent });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No such thing.' } });
+    expect((await app.inject({ method: 'GET', url: '/lookup/missing' })).json().error.code).toBe('UNAUTHENTICATED');
+    await app.close();
+  });
+
+  it('in tests, turns a code the contract does not declare into a 500 that names the route and the code', async () => {
+    const app = await appThatAnswers(true);
+    const response = await app.inject({ method: 'GET', url: '/lookup/locked', headers: asStudent });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.message).toBe(
+      'GET /lookup/:which answered COURSE_LOCKED, which its contract does not declare.',
+    );
+    await app.close();
+  });
+
+  it('outside tests, still answers an undeclared code as it is', async () => {
+    const app = await appThatAnswers(false);
+    const response = await app.inject({ method: 'GET', url: '/lookup/locked', headers: asStudent });
+    expect(response.statusCode).toBe(423);
+    expect(response.json()).toEqual({ error: { code: 'COURSE_LOCKED', message: 'Locked.', until: null, reason: 'x' } });
+    await app.close();
   });
 });

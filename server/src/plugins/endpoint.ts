@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { policyRoleOf, type Endpoint, type PolicyRole } from '@ts/contract';
+import {
+  ERROR_STATUS,
+  errorBodySchema,
+  type ErrorCode,
+  policyRoleOf,
+  type Endpoint,
+  type PolicyRole,
+} from '@ts/contract';
 import { forbidden, paymentRequired, unauthenticated, validationFailed } from './errors.ts';
 import type { Auth } from './session.ts';
 
@@ -60,6 +67,47 @@ export interface HandlerContext<E extends Endpoint, A extends Access> {
   reply: FastifyReply;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Every error code the route answers (serve fills it from the contract and the access policy). */
+    errors?: readonly ErrorCode[];
+  }
+}
+
+/** What any call may answer: its own faults (bad JSON, a failed validation), the rate limit, a failure. */
+const ANY_CALL_ERRORS: readonly ErrorCode[] = ['BAD_REQUEST', 'VALIDATION_FAILED', 'TOO_MANY_REQUESTS', 'INTERNAL'];
+
+/** What an access policy answers before the handler runs (authorize below). */
+function accessErrors(access: Access): readonly ErrorCode[] {
+  switch (access.kind) {
+    case 'public':
+      return [];
+    case 'paidStudent':
+      return ['UNAUTHENTICATED', 'FORBIDDEN', 'PAYMENT_REQUIRED'];
+    default:
+      return ['UNAUTHENTICATED', 'FORBIDDEN'];
+  }
+}
+
+/** Every error code a route answers: any call's, its access policy's, and those its contract declares. */
+export function answeredErrors(endpoint: Endpoint, access: Access): ErrorCode[] {
+  return [...new Set([...ANY_CALL_ERRORS, ...accessErrors(access), ...(endpoint.errors ?? [])])];
+}
+
+/**
+ * The OpenAPI document's transform: the zod schemas as JSON Schema (fastify-type-provider-zod),
+ * plus, per status, the error bodies the route answers. Only the document sees these: the
+ * answers themselves are not serialised through them.
+ */
+export const openApiTransform: typeof jsonSchemaTransform = (document) => {
+  const errors = document.route.config?.errors ?? [];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const response = { ...(document.schema?.response ?? {}) } as Record<string, unknown>;
+  for (const [status, codes] of byStatus) response[status] ??= errorBodySchema(codes);
+  return jsonSchemaTransform({ ...document, schema: { ...document.schema, response } });
+};
+
 /** The access policy of every registered route, per server, for the route-by-role tests. */
 const routePolicies = new WeakMap<object, Map<string, Access>>();
 
@@ -91,7 +139,10 @@ export function serve<E extends Endpoint, A extends Access>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
+    config: {
+      errors: answeredErrors(endpoint, access),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    },
     schema: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),

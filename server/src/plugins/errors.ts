@@ -91,8 +91,19 @@ export function describeErrorForLog(error: unknown): Record<string, unknown> {
   return { type: name, message: error instanceof Error ? error.message : String(error), stack };
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * Turns every error into the API's envelope. With `refuseUndeclaredErrors` (the test suite), an
+ * AppError whose code the route's contract does not declare becomes a 500 naming it, so every
+ * test that reaches an error also checks the contract's list of errors (decision 018).
+ */
+export function registerErrorHandler(app: FastifyInstance, options: { refuseUndeclaredErrors?: boolean } = {}): void {
   app.setErrorHandler((error, request, reply) => {
+    const declared = request.routeOptions.config.errors;
+    if (error instanceof AppError && options.refuseUndeclaredErrors && declared && !declared.includes(error.code)) {
+      const message = `${request.method} ${request.routeOptions.url ?? ''} answered ${error.code}, which its contract does not declare.`;
+      request.log.error({ code: error.code }, message);
+      return reply.status(500).send({ error: { code: 'INTERNAL', message } });
+    }
     if (error instanceof AppError) {
       return reply
         .status(error.statusCode)

@@ -3,14 +3,7 @@ import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import {
-  answerIdentityCheck,
-  COURSE_LOCKED,
-  getIdentityCheck,
-  IDENTITY_CHECK_PENDING,
-  type IdentityCheckState,
-  type OpenIdentityCheck,
-} from '@ts/contract';
+import { answerIdentityCheck, getIdentityCheck, type IdentityCheckState, type OpenIdentityCheck } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { Dialog, DialogActions } from '../../components/dialog.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
@@ -33,13 +26,13 @@ const identityKey = (studentId: number) => ['identity-check', studentId] as cons
 
 /** A refusal that an identity check (409) or a course lock (423) explains. */
 export function isIdentityHold(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.code === IDENTITY_CHECK_PENDING || error.code === COURSE_LOCKED);
+  return error instanceof ApiError && (error.code === 'IDENTITY_CHECK_PENDING' || error.code === 'COURSE_LOCKED');
 }
 
 /** The page's own words for such a refusal, or null for any other error. */
 export function identityHoldText(error: unknown, t: TFunction): string | null {
   if (!isIdentityHold(error)) return null;
-  return error.code === COURSE_LOCKED ? t('identity.lockedShort') : t('identity.answerFirst');
+  return error.code === 'COURSE_LOCKED' ? t('identity.lockedShort') : t('identity.answerFirst');
 }
 
 /**

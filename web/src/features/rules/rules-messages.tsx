@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ATTEMPT_WAIT, COMPLETION_WINDOW_CLOSED, getStudentRules, NO_ATTEMPTS_LEFT, type Quiz } from '@ts/contract';
+import { type ErrorCode, getStudentRules, type Quiz } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -28,7 +28,11 @@ export function formatMoment(iso: string, language: string = i18n.language): str
   return new Date(iso).toLocaleString(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-const RULES_REFUSALS: readonly string[] = [NO_ATTEMPTS_LEFT, ATTEMPT_WAIT, COMPLETION_WINDOW_CLOSED];
+const RULES_REFUSALS: readonly (ErrorCode | 'UNKNOWN')[] = [
+  'NO_ATTEMPTS_LEFT',
+  'ATTEMPT_WAIT',
+  'COMPLETION_WINDOW_CLOSED',
+];
 
 /** Whether an error is one of the rules' refusals, which the page explains in words of its own. */
 export function isRulesRefusal(error: unknown): error is ApiError {
@@ -39,13 +43,13 @@ export function isRulesRefusal(error: unknown): error is ApiError {
 export function rulesRefusalText(error: unknown, t: TFunction, options: { final?: boolean } = {}): string | null {
   if (!isRulesRefusal(error)) return null;
   const details = error.details;
-  if (error.code === NO_ATTEMPTS_LEFT && typeof details.attempts === 'number') {
+  if (error.code === 'NO_ATTEMPTS_LEFT' && typeof details.attempts === 'number') {
     return t('rules.noAttemptsLeft', { attempts: details.attempts });
   }
-  if (error.code === ATTEMPT_WAIT && typeof details.opens_at === 'string') {
+  if (error.code === 'ATTEMPT_WAIT' && typeof details.opens_at === 'string') {
     return t(options.final ? 'rules.attemptWaitFinal' : 'rules.attemptWait', { time: formatMoment(details.opens_at) });
   }
-  if (error.code === COMPLETION_WINDOW_CLOSED && typeof details.ended_on === 'string') {
+  if (error.code === 'COMPLETION_WINDOW_CLOSED' && typeof details.ended_on === 'string') {
     return t('rules.windowClosed', { date: formatDay(details.ended_on) });
   }
   return errorText(error, t);
