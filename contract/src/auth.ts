@@ -37,7 +37,7 @@ export const AdminLoginSchema = z.object({
 });
 export type AdminLogin = z.infer<typeof AdminLoginSchema>;
 
-export const loginStudent = defineEndpoint({
+const loginStudent = defineEndpoint({
   method: 'POST',
   path: '/api/login/student',
   body: StudentLoginSchema,
@@ -45,7 +45,7 @@ export const loginStudent = defineEndpoint({
   response: LoginResultSchema,
 });
 
-export const loginAdmin = defineEndpoint({
+const loginAdmin = defineEndpoint({
   method: 'POST',
   path: '/api/login/admin',
   body: AdminLoginSchema,
@@ -53,16 +53,24 @@ export const loginAdmin = defineEndpoint({
   response: LoginResultSchema,
 });
 
-export const logout = defineEndpoint({
+const logout = defineEndpoint({
   method: 'POST',
   path: '/api/logout',
   response: z.null(),
   status: 204,
 });
 
-export const getCurrentUser = defineEndpoint({
+const getCurrentUser = defineEndpoint({
   method: 'GET',
   path: '/api/me',
   errors: ['UNAUTHENTICATED'],
   response: z.object({ user: SessionUserSchema }),
 });
+
+/** The calls of the server's auth feature. */
+export const authApi = {
+  loginStudent: loginStudent,
+  loginAdmin: loginAdmin,
+  logout: logout,
+  me: getCurrentUser,
+} as const;

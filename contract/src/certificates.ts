@@ -25,7 +25,7 @@ export type Certificate = z.infer<typeof CertificateSchema>;
  * the number of calls); with ?noEmail=1 a super_admin's new certificate with a chosen
  * completion date written like 'January 1, 2023'.
  */
-export const issueCertificate = defineEndpoint({
+const issueCertificate = defineEndpoint({
   method: 'POST',
   path: '/api/pdf/certificate',
   query: z.object({ noEmail: z.enum(['0', '1']).optional() }),
@@ -37,7 +37,7 @@ export const issueCertificate = defineEndpoint({
   response: CertificateSchema,
 });
 
-export const getLatestCertificate = defineEndpoint({
+const getLatestCertificate = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/certificate',
   params: z.object({ id: IdParam }),
@@ -45,22 +45,12 @@ export const getLatestCertificate = defineEndpoint({
   response: z.object({ url: z.string(), number: z.string() }),
 });
 
-export const listCertificates = defineEndpoint({
+const listCertificates = defineEndpoint({
   method: 'GET',
   path: '/api/students/:studentId/certificate/all',
   params: z.object({ studentId: IdParam }),
   errors: ['NOT_FOUND'],
   response: z.array(CertificateSchema),
-});
-
-/** Spec 4 retake: archives the enrolment (never deletes it); 204. */
-export const retakeCourse = defineEndpoint({
-  method: 'DELETE',
-  path: '/api/students/:id',
-  params: z.object({ id: IdParam }),
-  errors: ['NOT_FOUND', 'COURSE_NOT_COMPLETE'],
-  response: z.null(),
-  status: 204,
 });
 
 export const ArchivedCertificateSchema = z.object({
@@ -73,7 +63,7 @@ export const ArchivedCertificateSchema = z.object({
 });
 
 /** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
-export const searchCertificateArchive = defineEndpoint({
+const searchCertificateArchive = defineEndpoint({
   method: 'GET',
   path: '/api/students/archivedata/:id',
   params: z.object({ id: z.string().trim().min(1).max(254) }),
@@ -81,7 +71,7 @@ export const searchCertificateArchive = defineEndpoint({
 });
 
 /** Public verification (the QR code): genuine or not, with nothing that identifies the driver. */
-export const verifyCertificate = defineEndpoint({
+const verifyCertificate = defineEndpoint({
   method: 'GET',
   path: '/api/public/verify/:number',
   params: z.object({ number: z.string().trim().min(1).max(40) }),
@@ -93,3 +83,22 @@ export const verifyCertificate = defineEndpoint({
     student_name: z.string().nullable(),
   }),
 });
+
+/** An admin sends a certificate email again (from the failed state, or to repeat it). */
+const resendCertificateDelivery = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/deliveries/:id/resend',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
+  response: z.object({ status: z.literal('queued') }),
+});
+
+/** The calls of the server's certificates feature. */
+export const certificatesApi = {
+  issue: issueCertificate,
+  latest: getLatestCertificate,
+  list: listCertificates,
+  searchArchive: searchCertificateArchive,
+  verify: verifyCertificate,
+  resendDelivery: resendCertificateDelivery,
+} as const;

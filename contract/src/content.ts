@@ -32,20 +32,20 @@ export type Video = z.infer<typeof VideoSchema>;
 const ModuleIdParams = z.object({ moduleId: IdParam });
 const ChapterIdParams = z.object({ chapterId: IdParam });
 
-export const listChapters = defineEndpoint({
+const listChapters = defineEndpoint({
   method: 'GET',
   path: '/api/content/chapters',
   response: z.array(ChapterSchema),
 });
 
 /** Staff: every question of the banks (the Modify Questions list). */
-export const listQuestions = defineEndpoint({
+const listQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/content/questions',
   response: z.array(z.object({ id: z.number().int(), chapter_id: z.number().int(), question: z.string() })),
 });
 
-export const getModule = defineEndpoint({
+const getModule = defineEndpoint({
   method: 'GET',
   path: '/api/content/module/:moduleId',
   params: ModuleIdParams,
@@ -53,7 +53,7 @@ export const getModule = defineEndpoint({
   response: ModuleSchema,
 });
 
-export const listModules = defineEndpoint({
+const listModules = defineEndpoint({
   method: 'GET',
   path: '/api/content/modules/:chapterId',
   params: ChapterIdParams,
@@ -62,7 +62,7 @@ export const listModules = defineEndpoint({
   response: z.array(ModuleSchema),
 });
 
-export const listTopics = defineEndpoint({
+const listTopics = defineEndpoint({
   method: 'GET',
   path: '/api/content/topics/:moduleId',
   params: ModuleIdParams,
@@ -71,10 +71,20 @@ export const listTopics = defineEndpoint({
 });
 
 /** The module's interactive video question, or null when it has none. */
-export const getVideo = defineEndpoint({
+const getVideo = defineEndpoint({
   method: 'GET',
   path: '/api/content/video/:moduleId',
   params: ModuleIdParams,
   errors: ['NOT_FOUND'],
   response: VideoSchema.nullable(),
 });
+
+/** The calls of the server's content feature. */
+export const contentApi = {
+  chapters: listChapters,
+  questions: listQuestions,
+  module: getModule,
+  modules: listModules,
+  topics: listTopics,
+  video: getVideo,
+} as const;

@@ -9,9 +9,14 @@ export const CourtSchema = z.object({
 });
 export type Court = z.infer<typeof CourtSchema>;
 
-export const listCourts = defineEndpoint({
+const listCourts = defineEndpoint({
   method: 'GET',
   path: '/api/public/courts',
   query: z.object({ countyId: IdParam.optional() }),
   response: z.array(CourtSchema),
 });
+
+/** The calls of the server's courts feature. */
+export const courtsApi = {
+  list: listCourts,
+} as const;

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 import { PaymentProviderInfoSchema } from './payments.ts';
 
-export const getHealth = defineEndpoint({
+const getHealth = defineEndpoint({
   method: 'GET',
   path: '/api/health',
   response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
 });
 
 /** Public settings the web app needs before anyone signs in. */
-export const getPublicConfig = defineEndpoint({
+const getPublicConfig = defineEndpoint({
   method: 'GET',
   path: '/api/public/config',
   response: z.object({
@@ -21,3 +21,9 @@ export const getPublicConfig = defineEndpoint({
     videoBaseUrl: z.string(),
   }),
 });
+
+/** The calls of the server's health feature. */
+export const healthApi = {
+  health: getHealth,
+  publicConfig: getPublicConfig,
+} as const;

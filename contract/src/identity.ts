@@ -40,7 +40,7 @@ export type IdentityCheckState = z.infer<typeof IdentityCheckStateSchema>;
  * The open check (one is asked now when the profile's schedule says one is due) and the course
  * lock. Under a profile without identity checks both are always null.
  */
-export const getIdentityCheck = defineEndpoint({
+const getIdentityCheck = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/identity-check',
   params: z.object({ id: IdParam }),
@@ -49,7 +49,7 @@ export const getIdentityCheck = defineEndpoint({
 });
 
 /** The student's answer: compared forgivingly with their record and never stored. */
-export const answerIdentityCheck = defineEndpoint({
+const answerIdentityCheck = defineEndpoint({
   method: 'POST',
   path: '/api/students/:id/identity-check/:checkId',
   params: z.object({
@@ -66,7 +66,7 @@ export const answerIdentityCheck = defineEndpoint({
 });
 
 /** An admin lifts a student's course lock (audited). */
-export const unlockStudentCourse = defineEndpoint({
+const unlockStudentCourse = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/unlock',
   params: z.object({ id: IdParam }),
@@ -96,3 +96,10 @@ export const AdminIdentitySchema = z.object({
     .nullable(),
 });
 export type AdminIdentity = z.infer<typeof AdminIdentitySchema>;
+
+/** The calls of the server's identityChecks feature. */
+export const identityChecksApi = {
+  get: getIdentityCheck,
+  answer: answerIdentityCheck,
+  unlock: unlockStudentCourse,
+} as const;

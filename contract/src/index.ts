@@ -10,9 +10,57 @@ export * from './content.ts';
 export * from './progress.ts';
 export * from './quiz.ts';
 export * from './certificates.ts';
-export * from './admin.ts';
+export * from './admin-students.ts';
+export * from './audit.ts';
+export * from './dashboard.ts';
+export * from './questions.ts';
+export * from './staff.ts';
 export * from './staff-access.ts';
 export * from './rules.ts';
 export * from './seat-time.ts';
 export * from './identity.ts';
 export * from './primitives.ts';
+
+import type { Endpoint } from './endpoint.ts';
+import { adminStudentsApi } from './admin-students.ts';
+import { auditApi } from './audit.ts';
+import { authApi } from './auth.ts';
+import { certificatesApi } from './certificates.ts';
+import { contentApi } from './content.ts';
+import { courtsApi } from './courts.ts';
+import { dashboardApi } from './dashboard.ts';
+import { healthApi } from './health.ts';
+import { identityChecksApi } from './identity.ts';
+import { paymentsApi } from './payments.ts';
+import { progressApi } from './progress.ts';
+import { questionsApi } from './questions.ts';
+import { quizApi } from './quiz.ts';
+import { registrationApi } from './registration.ts';
+import { rulesApi } from './rules.ts';
+import { seatTimeApi } from './seat-time.ts';
+import { staffApi } from './staff.ts';
+
+/** Every call of the API, one group per server feature (the route tests and the fuzz test walk it). */
+export const API_GROUPS = {
+  adminStudentsApi,
+  auditApi,
+  authApi,
+  certificatesApi,
+  contentApi,
+  courtsApi,
+  dashboardApi,
+  healthApi,
+  identityChecksApi,
+  paymentsApi,
+  progressApi,
+  questionsApi,
+  quizApi,
+  registrationApi,
+  rulesApi,
+  seatTimeApi,
+  staffApi,
+} as const;
+
+export const ALL_ENDPOINTS: readonly Endpoint[] = Object.values(API_GROUPS).flatMap((group) =>
+  Object.values<Endpoint>(group),
+);

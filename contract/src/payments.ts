@@ -4,7 +4,7 @@ import { Id, IdParam } from './primitives.ts';
 
 const StudentIdParams = z.object({ studentId: IdParam });
 
-export const getPaymentAmount = defineEndpoint({
+const getPaymentAmount = defineEndpoint({
   method: 'GET',
   path: '/api/public/payment/:studentId/paymentAmount',
   params: StudentIdParams,
@@ -19,7 +19,7 @@ export const PaymentProviderInfoSchema = z.object({
 });
 export type PaymentProviderInfo = z.infer<typeof PaymentProviderInfoSchema>;
 
-export const createPaymentIntent = defineEndpoint({
+const createPaymentIntent = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/intent',
   body: z.object({ studentId: IdParam }),
@@ -28,7 +28,7 @@ export const createPaymentIntent = defineEndpoint({
 });
 
 /** A hint from the browser after the provider's redirect; the server checks with the provider. */
-export const markPaymentPaid = defineEndpoint({
+const markPaymentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/mark-paid',
   body: z.object({ paymentIntent: z.string().min(1).max(255) }),
@@ -37,7 +37,7 @@ export const markPaymentPaid = defineEndpoint({
 });
 
 /** Spec 4 and 7: a super_admin marks an unpaid student as paid. */
-export const markStudentPaid = defineEndpoint({
+const markStudentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/admin/markPaid/:studentId',
   params: StudentIdParams,
@@ -59,7 +59,7 @@ export const PaymentIntentStatusSchema = z.enum([
 export type PaymentIntentStatus = z.infer<typeof PaymentIntentStatusSchema>;
 
 /** The built-in test provider's stand-in for Stripe.js confirmPayment (only without Stripe keys). */
-export const confirmTestPayment = defineEndpoint({
+const confirmTestPayment = defineEndpoint({
   method: 'POST',
   path: '/api/test-provider/payment_intents/:id/confirm',
   params: z.object({ id: z.string().min(1).max(100) }),
@@ -74,7 +74,7 @@ export const confirmTestPayment = defineEndpoint({
 });
 
 /** The built-in test provider's stand-in for Stripe.js retrievePaymentIntent. */
-export const retrieveTestPayment = defineEndpoint({
+const retrieveTestPayment = defineEndpoint({
   method: 'GET',
   path: '/api/test-provider/payment_intents/:id',
   params: z.object({ id: z.string().min(1).max(100) }),
@@ -87,3 +87,13 @@ export const retrieveTestPayment = defineEndpoint({
     currency: z.string(),
   }),
 });
+
+/** The calls of the server's payments feature. */
+export const paymentsApi = {
+  amount: getPaymentAmount,
+  createIntent: createPaymentIntent,
+  markPaid: markPaymentPaid,
+  markPaidManually: markStudentPaid,
+  confirmTest: confirmTestPayment,
+  retrieveTest: retrieveTestPayment,
+} as const;

@@ -11,14 +11,14 @@ export const QuizStatusSchema = z.object({
 });
 export type QuizStatus = z.infer<typeof QuizStatusSchema>;
 
-export const getCompletedChapters = defineEndpoint({
+const getCompletedChapters = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/completedChapters',
   params: StudentIdParams,
   response: z.array(z.number().int()),
 });
 
-export const getQuizStatus = defineEndpoint({
+const getQuizStatus = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/quizStatus/:chapterId',
   params: StudentIdParams.extend({ chapterId: IdParam }),
@@ -26,7 +26,7 @@ export const getQuizStatus = defineEndpoint({
   response: QuizStatusSchema,
 });
 
-export const completeModule = defineEndpoint({
+const completeModule = defineEndpoint({
   method: 'POST',
   path: '/api/students/moduleComplete',
   body: z.object({ studentId: Id, moduleId: Id }),
@@ -41,10 +41,18 @@ export const completeModule = defineEndpoint({
   response: z.object({ saved: z.literal(true) }),
 });
 
-export const completeChapter = defineEndpoint({
+const completeChapter = defineEndpoint({
   method: 'POST',
   path: '/api/students/chapterComplete',
   body: z.object({ studentId: Id, chapterId: Id }),
   errors: ['NOT_FOUND', 'CHAPTER_LOCKED', 'MODULES_INCOMPLETE', 'QUIZ_NOT_PASSED'],
   response: z.object({ saved: z.literal(true) }),
 });
+
+/** The calls of the server's progress feature. */
+export const progressApi = {
+  completedChapters: getCompletedChapters,
+  quizStatus: getQuizStatus,
+  completeModule: completeModule,
+  completeChapter: completeChapter,
+} as const;

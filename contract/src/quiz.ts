@@ -35,7 +35,7 @@ export const QuizSchema = z.object({
 });
 export type Quiz = z.infer<typeof QuizSchema>;
 
-export const getQuizQuestions = defineEndpoint({
+const getQuizQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/questions/:chapterId',
   params: z.object({ chapterId: IdParam }),
@@ -56,7 +56,7 @@ export const getQuizQuestions = defineEndpoint({
   response: QuizSchema,
 });
 
-export const getFinalExamQuestions = defineEndpoint({
+const getFinalExamQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/finalExamQuestions/:studentId',
   params: z.object({ studentId: IdParam }),
@@ -74,7 +74,7 @@ export const getFinalExamQuestions = defineEndpoint({
   response: QuizSchema,
 });
 
-export const getQuestionAnswers = defineEndpoint({
+const getQuestionAnswers = defineEndpoint({
   method: 'GET',
   path: '/api/quiz/answers/:questionId',
   params: z.object({ questionId: IdParam }),
@@ -108,7 +108,7 @@ export const QuizResultSchema = z.object({
 });
 export type QuizResult = z.infer<typeof QuizResultSchema>;
 
-export const scoreQuiz = defineEndpoint({
+const scoreQuiz = defineEndpoint({
   method: 'POST',
   path: '/api/quiz/score',
   body: z.object({
@@ -135,3 +135,11 @@ export const scoreQuiz = defineEndpoint({
   ],
   response: QuizResultSchema,
 });
+
+/** The calls of the server's quiz feature. */
+export const quizApi = {
+  questions: getQuizQuestions,
+  finalExam: getFinalExamQuestions,
+  answers: getQuestionAnswers,
+  score: scoreQuiz,
+} as const;

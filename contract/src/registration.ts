@@ -85,7 +85,7 @@ export type Registration = z.input<typeof RegistrationSchema>;
 
 export const RegistrationResultSchema = z.object({ studentId: z.number().int() });
 
-export const registerStudent = defineEndpoint({
+const registerStudent = defineEndpoint({
   method: 'POST',
   path: '/api/register/student',
   body: RegistrationSchema,
@@ -94,7 +94,7 @@ export const registerStudent = defineEndpoint({
   status: 201,
 });
 
-export const resetCourse = defineEndpoint({
+const resetCourse = defineEndpoint({
   method: 'PUT',
   path: '/api/students/resetcourse/:studentId',
   params: z.object({ studentId: IdParam }),
@@ -103,3 +103,20 @@ export const resetCourse = defineEndpoint({
   errors: ['NOT_FOUND', 'FORBIDDEN'],
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
 });
+
+/** Spec 4 retake: archives the enrolment (never deletes it); 204. */
+const retakeCourse = defineEndpoint({
+  method: 'DELETE',
+  path: '/api/students/:id',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND', 'COURSE_NOT_COMPLETE'],
+  response: z.null(),
+  status: 204,
+});
+
+/** The calls of the server's registration feature. */
+export const registrationApi = {
+  register: registerStudent,
+  resetCourse: resetCourse,
+  retake: retakeCourse,
+} as const;

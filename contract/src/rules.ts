@@ -109,10 +109,15 @@ export const StudentRulesSchema = z.object({
 });
 export type StudentRules = z.infer<typeof StudentRulesSchema>;
 
-export const getStudentRules = defineEndpoint({
+const getStudentRules = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/rules',
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: StudentRulesSchema,
 });
+
+/** The calls of the server's rules feature. */
+export const rulesApi = {
+  studentRules: getStudentRules,
+} as const;

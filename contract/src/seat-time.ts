@@ -40,7 +40,7 @@ export const SeatTimeStatusSchema = z.object({
 export type SeatTimeStatus = z.infer<typeof SeatTimeStatusSchema>;
 
 /** The module page says the student is active on a module; the server counts the time itself. */
-export const recordHeartbeat = defineEndpoint({
+const recordHeartbeat = defineEndpoint({
   method: 'POST',
   path: '/api/students/heartbeat',
   body: z.object({ studentId: Id, moduleId: Id }),
@@ -49,7 +49,7 @@ export const recordHeartbeat = defineEndpoint({
 });
 
 /** The time counted and still required: for a module (and its chapter), a chapter, and the course. */
-export const getSeatTime = defineEndpoint({
+const getSeatTime = defineEndpoint({
   method: 'GET',
   path: '/api/students/:id/seat-time',
   params: z.object({ id: IdParam }),
@@ -61,3 +61,9 @@ export const getSeatTime = defineEndpoint({
   errors: ['NOT_FOUND'],
   response: SeatTimeStatusSchema,
 });
+
+/** The calls of the server's seatTime feature. */
+export const seatTimeApi = {
+  heartbeat: recordHeartbeat,
+  get: getSeatTime,
+} as const;

@@ -1,5 +1,4 @@
-import * as contract from '@ts/contract';
-import type { Endpoint } from '@ts/contract';
+import { ALL_ENDPOINTS } from '@ts/contract';
 import { PRODUCTION_WITHOUT_SERVICES } from './config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutePolicies } from './plugins/endpoint.ts';
@@ -16,14 +15,6 @@ interface OpenApiDocument {
   >;
 }
 
-/** Every endpoint the contract package declares. */
-function contractEndpoints(): Endpoint[] {
-  return (Object.values(contract) as unknown[]).filter(
-    (value): value is Endpoint =>
-      typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value,
-  );
-}
-
 describe('the app', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -35,7 +26,7 @@ describe('the app', () => {
 
   it('serves every endpoint of the contract, each with a declared access policy', () => {
     const policies = listRoutePolicies(t.app);
-    const endpoints = contractEndpoints();
+    const endpoints = ALL_ENDPOINTS;
     expect(endpoints.length).toBeGreaterThan(5);
     for (const endpoint of endpoints) {
       expect(policies.get(`${endpoint.method} ${endpoint.path}`), `${endpoint.method} ${endpoint.path}`).toBeDefined();
@@ -44,7 +35,7 @@ describe('the app', () => {
   });
 
   it('serves the API under /api only', () => {
-    for (const endpoint of contractEndpoints()) expect(endpoint.path).toMatch(/^\/api\//);
+    for (const endpoint of ALL_ENDPOINTS) expect(endpoint.path).toMatch(/^\/api\//);
   });
 
   describe('GET /api/docs (outside production)', () => {

@@ -1,4 +1,4 @@
-import * as contract from '@ts/contract';
+import { ALL_ENDPOINTS } from '@ts/contract';
 import type { Endpoint } from '@ts/contract';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -24,14 +24,6 @@ export interface FuzzRoute {
   body?: z.ZodType | undefined;
   /** Takes a request body (a JSON body, or the webhook's raw bytes) even without a body schema. */
   takesBody: boolean;
-}
-
-/** Every endpoint the contract package exports, found by shape so a new one is walked too. */
-export function contractEndpoints(): Endpoint[] {
-  return (Object.values(contract) as unknown[]).filter(
-    (value): value is Endpoint =>
-      typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value,
-  );
 }
 
 /**
@@ -63,7 +55,7 @@ export const RAW_ROUTES: readonly FuzzRoute[] = [
 ];
 
 export function fuzzRoutes(): FuzzRoute[] {
-  const fromContract = contractEndpoints().map((endpoint): FuzzRoute => ({
+  const fromContract = ALL_ENDPOINTS.map((endpoint): FuzzRoute => ({
     key: `${endpoint.method} ${endpoint.path}`,
     method: endpoint.method,
     path: endpoint.path,

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { getCurrentUser, type SessionUser } from '@ts/contract';
+import { type SessionUser, authApi } from '@ts/contract';
 import { callApi, isSessionEnded } from '../lib/api.ts';
 import { useStoredUser } from '../lib/session.ts';
 import { clearStoredUser, isStaffType, readStoredUser, storeUser } from '../lib/stored-user.ts';
@@ -28,7 +28,7 @@ export function AreaGuard({ area }: { area: Area }) {
   const allowed = belongsTo(stored, area);
   const me = useQuery({
     queryKey: ['me'],
-    queryFn: () => callApi(getCurrentUser),
+    queryFn: () => callApi(authApi.me),
     enabled: allowed,
     retry: false,
   });

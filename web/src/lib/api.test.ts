@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getCompletedChapters } from '@ts/contract';
+import { progressApi } from '@ts/contract';
 import { ApiError, callApi, gotNoAnswerFromApi, NetworkError, shouldSignOutAfter } from './api.ts';
 
 /** What a call to the completed-chapters endpoint throws when fetch behaves as `fetchImpl`. */
 async function failureOf(fetchImpl: () => Promise<Response>): Promise<unknown> {
   vi.stubGlobal('fetch', vi.fn(fetchImpl));
-  return callApi(getCompletedChapters, { params: { id: 3 } }).then(
+  return callApi(progressApi.completedChapters, { params: { id: 3 } }).then(
     () => {
       throw new Error('the call succeeded');
     },

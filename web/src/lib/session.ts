@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { logout, type SessionUser } from '@ts/contract';
+import { type SessionUser, authApi } from '@ts/contract';
 import { callApi } from './api.ts';
 import { clearStoredUser, isStaffType, readStoredUser } from './stored-user.ts';
 
@@ -37,7 +37,7 @@ export function useSignOut(): () => Promise<void> {
   return useCallback(async () => {
     const wasStaff = isStaffType(readStoredUser());
     try {
-      await callApi(logout);
+      await callApi(authApi.logout);
     } finally {
       clearStoredUser();
       queryClient.clear();

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { getAdminStudent, listAdminStudents as listAdminStudentsEndpoint } from '@ts/contract';
+import { adminStudentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, serve } from '../../plugins/endpoint.ts';
 import { getStudentDetail, listAdminStudents } from './admin-students.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
   // Every staff role searches the students; a court-limited admin or clerk only within their court.
-  serve(app, listAdminStudentsEndpoint, ANY_STAFF, async ({ query, auth }) => listAdminStudents(db, auth, query));
+  serve(app, adminStudentsApi.list, ANY_STAFF, async ({ query, auth }) => listAdminStudents(db, auth, query));
 
   // Every staff role sees a student's detail, within its court scope (404 outside it).
-  serve(app, getAdminStudent, ANY_STAFF, async ({ params, auth }) => getStudentDetail(db, auth, params.id, clock));
+  serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) => getStudentDetail(db, auth, params.id, clock));
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { getAuditLog } from '@ts/contract';
+import { auditApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { serve, staffRoles } from '../../plugins/endpoint.ts';
 import { listAuditLog } from './audit.service.ts';
 
 export function registerAuditRoutes(app: FastifyInstance, { db }: AppDeps): void {
   // Decision 011: only a super_admin reads the audit log.
-  serve(app, getAuditLog, staffRoles('super_admin'), async ({ query }) => listAuditLog(db, query.page));
+  serve(app, auditApi.list, staffRoles('super_admin'), async ({ query }) => listAuditLog(db, query.page));
 }

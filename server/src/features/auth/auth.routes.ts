@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { getCurrentUser, loginAdmin, loginStudent, logout } from '@ts/contract';
+import { authApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { unauthenticated } from '../../plugins/errors.ts';
@@ -7,7 +7,7 @@ import { clearSessionCookie, endSession, startSession } from '../../plugins/sess
 import { authenticateStaff, authenticateStudent, getSessionUser } from './auth.service.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
-  serve(app, loginStudent, PUBLIC, async ({ body, request, reply }) => {
+  serve(app, authApi.loginStudent, PUBLIC, async ({ body, request, reply }) => {
     const user = await authenticateStudent(db, clock, {
       lastName: body.last_name,
       dlNumber: body.dl_number,
@@ -17,21 +17,21 @@ export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: 
     return { status: 'SUCCESS' as const, user };
   });
 
-  serve(app, loginAdmin, PUBLIC, async ({ body, request, reply }) => {
+  serve(app, authApi.loginAdmin, PUBLIC, async ({ body, request, reply }) => {
     const user = await authenticateStaff(db, clock, { ...body, ip: request.ip });
     await startSession(db, clock, config, reply, { staffId: user.id });
     return { status: 'SUCCESS' as const, user };
   });
 
   // Signing out is open to anyone: without a session it only clears the cookie.
-  serve(app, logout, PUBLIC, async ({ request, reply }) => {
+  serve(app, authApi.logout, PUBLIC, async ({ request, reply }) => {
     const auth = await request.getAuth();
     if (auth) await endSession(db, clock, auth.tokenHash);
     clearSessionCookie(reply);
     return undefined;
   });
 
-  serve(app, getCurrentUser, PUBLIC, async ({ request }) => {
+  serve(app, authApi.me, PUBLIC, async ({ request }) => {
     const auth = await request.getAuth();
     if (!auth) throw unauthenticated();
     return { user: await getSessionUser(db, auth) };

@@ -1,15 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  getLatestCertificate,
-  issueCertificate as issueCertificateEndpoint,
-  resendCertificateDelivery,
-  listCertificates,
-  RESEND_DELIVERY_ROLES,
-  searchCertificateArchive,
-  text,
-  verifyCertificate,
-} from '@ts/contract';
+import { RESEND_DELIVERY_ROLES, text, certificatesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -31,7 +22,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   const context = { clock, config };
 
   // Spec 7: the student's call after a final pass, or (?noEmail=1) a super_admin's new certificate.
-  serve(app, issueCertificateEndpoint, SIGNED_IN, async ({ query, body, auth }) =>
+  serve(app, certificatesApi.issue, SIGNED_IN, async ({ query, body, auth }) =>
     issueCertificateFor(db, context, auth, {
       studentId: body.studentId,
       noEmail: query.noEmail === '1',
@@ -39,30 +30,30 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
     }),
   );
 
-  serve(app, getLatestCertificate, SIGNED_IN, async ({ params, auth }) => {
+  serve(app, certificatesApi.latest, SIGNED_IN, async ({ params, auth }) => {
     await getVisibleStudent(db, auth, params.id);
     const latest = await getLatestCertificateOf(db, params.id);
     return { url: latest.url, number: latest.number };
   });
 
-  serve(app, listCertificates, SIGNED_IN, async ({ params, auth }) => {
+  serve(app, certificatesApi.list, SIGNED_IN, async ({ params, auth }) => {
     await getVisibleStudent(db, auth, params.studentId);
     return listCertificatesOf(db, params.studentId);
   });
 
   // Decision 010: an admin sends a certificate email again, from the dead letter or to repeat it.
   // The roles come from the contract, which the admin student page reads to show its Resend.
-  serve(app, resendCertificateDelivery, staffRoles(...RESEND_DELIVERY_ROLES), async ({ params, auth }) => {
+  serve(app, certificatesApi.resendDelivery, staffRoles(...RESEND_DELIVERY_ROLES), async ({ params, auth }) => {
     await resendDeliveryFor(db, clock, auth, params.id);
     return { status: 'queued' as const };
   });
 
-  serve(app, searchCertificateArchive, ANY_STAFF, async ({ params, auth }) =>
+  serve(app, certificatesApi.searchArchive, ANY_STAFF, async ({ params, auth }) =>
     searchArchive(db, params.id, auth.courtId),
   );
 
   // Public, for the QR code: says only whether the number is genuine, and is rate-limited.
-  serve(app, verifyCertificate, PUBLIC, async ({ params }) => verifyCertificateNumber(db, params.number), {
+  serve(app, certificatesApi.verify, PUBLIC, async ({ params }) => verifyCertificateNumber(db, params.number), {
     rateLimit: PUBLIC_LOOKUP_LIMIT,
   });
 

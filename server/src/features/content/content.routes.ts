@@ -1,12 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  getModule,
-  getVideo,
-  listChapters as listChaptersEndpoint,
-  listModules,
-  listQuestions as listQuestionsEndpoint,
-  listTopics as listTopicsEndpoint,
-} from '@ts/contract';
+import { contentApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
@@ -22,9 +15,9 @@ import {
 
 // Every course call needs a signed-in student who has paid (issue 3: 402 otherwise).
 export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  serve(app, listChaptersEndpoint, PAID_STUDENT, async ({ request }) => listChapters(db, requestLanguage(request)));
+  serve(app, contentApi.chapters, PAID_STUDENT, async ({ request }) => listChapters(db, requestLanguage(request)));
 
-  serve(app, listModules, PAID_STUDENT, async ({ params, query, auth, request }) => {
+  serve(app, contentApi.modules, PAID_STUDENT, async ({ params, query, auth, request }) => {
     assertOwnRecord(auth, query.userId);
     return listModulesForStudent(db, {
       chapterId: params.chapterId,
@@ -33,7 +26,7 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
     });
   });
 
-  serve(app, getModule, PAID_STUDENT, async ({ params, auth, request }) =>
+  serve(app, contentApi.module, PAID_STUDENT, async ({ params, auth, request }) =>
     getModuleForStudent(db, {
       moduleId: params.moduleId,
       studentId: auth.studentId,
@@ -41,14 +34,14 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
     }),
   );
 
-  serve(app, listTopicsEndpoint, PAID_STUDENT, async ({ params, request }) =>
+  serve(app, contentApi.topics, PAID_STUDENT, async ({ params, request }) =>
     listTopics(db, params.moduleId, requestLanguage(request)),
   );
 
-  serve(app, getVideo, PAID_STUDENT, async ({ params, request }) =>
+  serve(app, contentApi.video, PAID_STUDENT, async ({ params, request }) =>
     findVideo(db, params.moduleId, requestLanguage(request)),
   );
 
   // The question list is for the staff who edit the banks, never for students.
-  serve(app, listQuestionsEndpoint, staffRoles('super_admin', 'admin'), async () => listQuestions(db));
+  serve(app, contentApi.questions, staffRoles('super_admin', 'admin'), async () => listQuestions(db));
 }

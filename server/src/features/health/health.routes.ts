@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { getHealth, getPublicConfig } from '@ts/contract';
+import { healthApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, { db, config, payments }: AppDeps): void {
   // A failing database query makes this a 500, which is what a load balancer needs to see.
-  serve(app, getHealth, PUBLIC, async () => {
+  serve(app, healthApi.health, PUBLIC, async () => {
     await db.execute(sql`select 1`);
     return { status: 'ok' as const, database: 'ok' as const };
   });
 
-  serve(app, getPublicConfig, PUBLIC, async () => ({
+  serve(app, healthApi.publicConfig, PUBLIC, async () => ({
     schoolName: config.schoolName,
     supportEmail: config.supportEmail,
     coursePriceCents: config.coursePriceCents,

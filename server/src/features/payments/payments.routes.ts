@@ -1,10 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  createPaymentIntent,
-  getPaymentAmount as getPaymentAmountEndpoint,
-  markPaymentPaid,
-  markStudentPaid,
-} from '@ts/contract';
+import { paymentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { WebhookSignatureError } from '../../platform/payments/provider.ts';
 import { declareAccess, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
@@ -24,11 +19,11 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
 
   // Public (spec 7: /public/...): the payment page runs with no session. They reveal nothing
   // personal: a price, a client secret for the card form, and a yes/no on a payment.
-  serve(app, getPaymentAmountEndpoint, PUBLIC, async ({ params }) => ({
+  serve(app, paymentsApi.amount, PUBLIC, async ({ params }) => ({
     paymentAmount: await getPaymentAmount(db, params.studentId, config.coursePriceCents),
   }));
 
-  serve(app, createPaymentIntent, PUBLIC, async ({ body }) => {
+  serve(app, paymentsApi.createIntent, PUBLIC, async ({ body }) => {
     const intent = await preparePaymentIntent(db, payments, {
       studentId: body.studentId,
       defaultPriceCents: config.coursePriceCents,
@@ -41,13 +36,13 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     };
   });
 
-  serve(app, markPaymentPaid, PUBLIC, async ({ body }) => {
+  serve(app, paymentsApi.markPaid, PUBLIC, async ({ body }) => {
     const { studentId } = await fulfilPaymentFromBrowser(db, clock, payments, body.paymentIntent);
     return { status: 'PAID' as const, studentId };
   });
 
   // Spec 6: only a super_admin marks a student as paid.
-  serve(app, markStudentPaid, staffRoles('super_admin'), async ({ params, auth }) => {
+  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, auth }) => {
     const { studentId, paymentAt } = await markStudentPaidManually(db, clock, {
       studentId: params.studentId,
       staffId: auth.staffId,

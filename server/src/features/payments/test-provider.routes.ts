@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { confirmTestPayment, retrieveTestPayment } from '@ts/contract';
+import { paymentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { TestPaymentProvider } from '../../platform/payments/test-provider.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
@@ -14,7 +14,7 @@ import { fulfilPayment } from './payments.service.ts';
 export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, provider: TestPaymentProvider): void {
   const { db, clock } = deps;
 
-  serve(app, confirmTestPayment, PUBLIC, async ({ params, body }) => {
+  serve(app, paymentsApi.confirmTest, PUBLIC, async ({ params, body }) => {
     const result = await provider.confirmIntent({
       id: params.id,
       clientSecret: body.client_secret,
@@ -39,7 +39,7 @@ export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, 
     return { status: result.intent.status, redirect_url: `/pay?${query.toString()}` };
   });
 
-  serve(app, retrieveTestPayment, PUBLIC, async ({ params, query }) => {
+  serve(app, paymentsApi.retrieveTest, PUBLIC, async ({ params, query }) => {
     const intent = await provider.retrieveIntent(params.id);
     if (!intent || intent.clientSecret !== query.client_secret) throw notFound('No such payment.');
     return { id: intent.id, status: intent.status, amount: intent.amount, currency: intent.currency };

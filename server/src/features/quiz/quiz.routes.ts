@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { getFinalExamQuestions, getQuestionAnswers, getQuizQuestions, scoreQuiz } from '@ts/contract';
+import { quizApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
@@ -9,7 +9,7 @@ import { gradeQuizAttempt, listAnswersForStudent, startFinalExamAttempt, startQu
 export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   const context = { clock, config };
 
-  serve(app, getQuizQuestions, PAID_STUDENT, async ({ params, auth, request }) =>
+  serve(app, quizApi.questions, PAID_STUDENT, async ({ params, auth, request }) =>
     startQuizAttempt(db, context, {
       studentId: auth.studentId,
       chapterId: params.chapterId,
@@ -17,12 +17,12 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
     }),
   );
 
-  serve(app, getFinalExamQuestions, PAID_STUDENT, async ({ params, auth, request }) => {
+  serve(app, quizApi.finalExam, PAID_STUDENT, async ({ params, auth, request }) => {
     assertOwnRecord(auth, params.studentId);
     return startFinalExamAttempt(db, context, { studentId: auth.studentId, language: requestLanguage(request) });
   });
 
-  serve(app, getQuestionAnswers, PAID_STUDENT, async ({ params, auth, request }) =>
+  serve(app, quizApi.answers, PAID_STUDENT, async ({ params, auth, request }) =>
     listAnswersForStudent(db, {
       studentId: auth.studentId,
       questionId: params.questionId,
@@ -30,7 +30,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
     }),
   );
 
-  serve(app, scoreQuiz, PAID_STUDENT, async ({ body, auth, request }) => {
+  serve(app, quizApi.score, PAID_STUDENT, async ({ body, auth, request }) => {
     assertOwnRecord(auth, body.studentId);
     return gradeQuizAttempt(db, context, {
       studentId: auth.studentId,

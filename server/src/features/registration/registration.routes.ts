@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  registerStudent as registerStudentEndpoint,
-  resetCourse,
-  retakeCourse as retakeCourseEndpoint,
-} from '@ts/contract';
+import { registrationApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve, STUDENT } from '../../plugins/endpoint.ts';
 import { clearSessionCookie } from '../../plugins/session.ts';
@@ -18,13 +14,13 @@ import {
 export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // Public: anyone may register. `backdoor` (manual enrolment, paid) counts only for a staff session
   // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
-  serve(app, registerStudentEndpoint, PUBLIC, async ({ body, request }) => {
+  serve(app, registrationApi.register, PUBLIC, async ({ body, request }) => {
     const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
     return registerStudent(db, clock, body, enrolledBy, config.schoolTimeZone, request.ip);
   });
 
   // Public, but proven by the reset token the duplicate registration handed out (decision 004).
-  serve(app, resetCourse, PUBLIC, async ({ params, body }) => {
+  serve(app, registrationApi.resetCourse, PUBLIC, async ({ params, body }) => {
     const { archivedStudentId } = await resetStudentCourse(db, clock, {
       studentId: params.studentId,
       resetToken: body?.resetToken,
@@ -33,7 +29,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
   });
 
   // Spec 4: the retake's delete request; the enrolment is archived, never deleted.
-  serve(app, retakeCourseEndpoint, STUDENT, async ({ params, auth, reply }) => {
+  serve(app, registrationApi.retake, STUDENT, async ({ params, auth, reply }) => {
     assertOwnRecord(auth, params.id);
     await retakeCourse(db, clock, auth.studentId);
     clearSessionCookie(reply);

@@ -1,19 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { getStudentRules } from '@ts/contract';
+import { rulesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { serve, SIGNED_IN } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
-import * as studentRules from './student-rules.service.ts';
+import { getStudentRules } from './student-rules.service.ts';
 
 export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // The student's own rules, or staff whose court scope covers the student (404 otherwise).
-  serve(app, getStudentRules, SIGNED_IN, async ({ params, auth, request }) => {
+  serve(app, rulesApi.studentRules, SIGNED_IN, async ({ params, auth, request }) => {
     await getVisibleStudent(db, auth, params.id);
-    return studentRules.getStudentRules(
-      db,
-      { clock, config },
-      { studentId: params.id, language: requestLanguage(request) },
-    );
+    return getStudentRules(db, { clock, config }, { studentId: params.id, language: requestLanguage(request) });
   });
 }

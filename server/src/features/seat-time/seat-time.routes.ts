@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { getSeatTime, recordHeartbeat } from '@ts/contract';
+import { seatTimeApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
@@ -8,12 +8,12 @@ import { getStudentSeatTime, recordStudentHeartbeat } from './heartbeat.service.
 export function registerSeatTimeRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   const context = { clock, config };
 
-  serve(app, recordHeartbeat, PAID_STUDENT, async ({ body, auth }) => {
+  serve(app, seatTimeApi.heartbeat, PAID_STUDENT, async ({ body, auth }) => {
     assertOwnRecord(auth, body.studentId);
     return recordStudentHeartbeat(db, context, { studentId: auth.studentId, moduleId: body.moduleId });
   });
 
-  serve(app, getSeatTime, PAID_STUDENT, async ({ params, query, auth }) => {
+  serve(app, seatTimeApi.get, PAID_STUDENT, async ({ params, query, auth }) => {
     assertOwnRecord(auth, params.id);
     return getStudentSeatTime(db, context, {
       studentId: auth.studentId,

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { staffApi } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { ANY_STAFF, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
 import {
   changeStaffPassword,
   createStaffAccount,
@@ -6,10 +9,7 @@ import {
   listStaffAccounts,
   setStaffPassword,
   updateStaffAccount,
-} from '@ts/contract';
-import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
-import * as staffService from './staff.service.ts';
+} from './staff.service.ts';
 
 // Per address and process, on top of the per-account limit the services keep in the database.
 const PASSWORD_RATE_LIMIT = { max: 10, timeWindow: '15 minutes' };
@@ -21,10 +21,10 @@ export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Every staff member changes their own password, and only their own (decision 011).
   serve(
     app,
-    changeStaffPassword,
+    staffApi.changePassword,
     ANY_STAFF,
     async ({ body, auth, request }) => {
-      await staffService.changeStaffPassword(db, clock, auth, { ...body, ip: request.ip });
+      await changeStaffPassword(db, clock, auth, { ...body, ip: request.ip });
       return { status: 'SUCCESS' as const };
     },
     { rateLimit: PASSWORD_RATE_LIMIT },
@@ -33,26 +33,26 @@ export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Staff accounts are a super_admin's (decision 011).
   const superAdmin = staffRoles('super_admin');
 
-  serve(app, listStaffAccounts, superAdmin, async () => staffService.listStaffAccounts(db));
+  serve(app, staffApi.list, superAdmin, async () => listStaffAccounts(db));
 
-  serve(app, createStaffAccount, superAdmin, async ({ body, auth, request }) =>
-    staffService.createStaffAccount(deps, request.log, auth.staffId, body),
+  serve(app, staffApi.create, superAdmin, async ({ body, auth, request }) =>
+    createStaffAccount(deps, request.log, auth.staffId, body),
   );
 
-  serve(app, updateStaffAccount, superAdmin, async ({ params, body, auth }) =>
-    staffService.updateStaffAccount(deps, auth.staffId, params.id, body),
+  serve(app, staffApi.update, superAdmin, async ({ params, body, auth }) =>
+    updateStaffAccount(deps, auth.staffId, params.id, body),
   );
 
-  serve(app, issueSetPasswordLink, superAdmin, async ({ params, auth, request }) =>
-    staffService.issueSetPasswordLink(deps, request.log, auth.staffId, params.id),
+  serve(app, staffApi.issueSetPasswordLink, superAdmin, async ({ params, auth, request }) =>
+    issueSetPasswordLink(deps, request.log, auth.staffId, params.id),
   );
 
   serve(
     app,
-    setStaffPassword,
+    staffApi.setPassword,
     PUBLIC,
     async ({ body }) => {
-      await staffService.setStaffPassword(db, clock, body);
+      await setStaffPassword(db, clock, body);
       return { status: 'SUCCESS' as const };
     },
     { rateLimit: SET_PASSWORD_RATE_LIMIT },

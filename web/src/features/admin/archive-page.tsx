@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { searchCertificateArchive } from '@ts/contract';
+import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -14,7 +14,7 @@ export function ArchivePage() {
   const [search, setSearch] = useState('');
   const results = useQuery({
     queryKey: ['archive', search],
-    queryFn: () => callApi(searchCertificateArchive, { params: { id: search } }),
+    queryFn: () => callApi(certificatesApi.searchArchive, { params: { id: search } }),
     enabled: search !== '',
   });
 

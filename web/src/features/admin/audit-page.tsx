@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type AuditEntry, getAuditLog } from '@ts/contract';
+import { type AuditEntry, auditApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
@@ -46,7 +46,7 @@ export function AuditPage() {
   const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
   const log = useQuery({
     queryKey: ['audit-log', page],
-    queryFn: () => callApi(getAuditLog, { query: { page } }),
+    queryFn: () => callApi(auditApi.list, { query: { page } }),
     placeholderData: keepPreviousData,
     retry: false,
   });

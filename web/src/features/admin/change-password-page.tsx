@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeStaffPassword, STAFF_PASSWORD_MIN_LENGTH } from '@ts/contract';
+import { STAFF_PASSWORD_MIN_LENGTH, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -37,7 +37,7 @@ export function ChangePasswordPage() {
     if (!user) return;
     setSubmitting(true);
     try {
-      await callApi(changeStaffPassword, { body: { userId: user.id, currentPw, newPw } });
+      await callApi(staffApi.changePassword, { body: { userId: user.id, currentPw, newPw } });
       form.reset();
       setMessage({ tone: 'success', text: t('changePassword.success') });
     } catch (error) {

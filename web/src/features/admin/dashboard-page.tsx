@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { getAdminReport, getAdminStats, type ReportRow, type Stat, type StatName } from '@ts/contract';
+import { type ReportRow, type Stat, type StatName, dashboardApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
@@ -18,8 +18,8 @@ const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency
  */
 export function DashboardPage() {
   const { t } = useTranslation();
-  const stats = useQuery({ queryKey: ['admin-stats'], queryFn: () => callApi(getAdminStats), retry: false });
-  const report = useQuery({ queryKey: ['admin-report'], queryFn: () => callApi(getAdminReport), retry: false });
+  const stats = useQuery({ queryKey: ['admin-stats'], queryFn: () => callApi(dashboardApi.stats), retry: false });
+  const report = useQuery({ queryKey: ['admin-report'], queryFn: () => callApi(dashboardApi.report), retry: false });
   const statsHeading = useId();
   const reportHeading = useId();
 

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent, type TextareaHTMLAttributes } from 're
 import { Link, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type AdminQuestion, editAnswer, editQuestion, getAdminQuestion } from '@ts/contract';
+import { type AdminQuestion, questionsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -57,7 +57,7 @@ export function QuestionEditPage() {
   const queryKey = ['admin-question', id];
   const question = useQuery({
     queryKey,
-    queryFn: () => callApi(getAdminQuestion, { params: { id } }),
+    queryFn: () => callApi(questionsApi.get, { params: { id } }),
     enabled: Number.isInteger(id) && id > 0,
     retry: false,
   });
@@ -80,7 +80,7 @@ export function QuestionEditPage() {
     setQuestionMessage(null);
     try {
       saved(
-        await callApi(editQuestion, {
+        await callApi(questionsApi.editQuestion, {
           params: { id },
           body: { content: String(form.get('content') ?? ''), content_es: String(form.get('content_es') ?? '') },
         }),
@@ -99,7 +99,7 @@ export function QuestionEditPage() {
       body.correct ? setCorrectMessage(message) : setAnswerMessages((all) => ({ ...all, [answerId]: message }));
     show(null);
     try {
-      saved(await callApi(editAnswer, { params: { id: answerId }, body }));
+      saved(await callApi(questionsApi.editAnswer, { params: { id: answerId }, body }));
       if (body.correct) setChoice(null);
       show({ tone: 'success', text: t('questions.answerSaved') });
     } catch {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { listQuestions } from '@ts/contract';
+import { contentApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
 
@@ -18,7 +18,7 @@ export function previewOf(text: string): string {
 /** Spec 2 /admin/modify-questions: every question of the banks, grouped by chapter. */
 export function QuestionsPage() {
   const { t } = useTranslation();
-  const questions = useQuery({ queryKey: ['admin-questions'], queryFn: () => callApi(listQuestions) });
+  const questions = useQuery({ queryKey: ['admin-questions'], queryFn: () => callApi(contentApi.questions) });
 
   const chapters = new Map<number, { id: number; question: string }[]>();
   for (const question of questions.data ?? []) {

@@ -5,12 +5,11 @@ import { useTranslation } from 'react-i18next';
 import {
   type AdminStudent,
   type AdminStudentRow,
-  getAdminStudent,
-  issueCertificate,
-  markStudentPaid,
   mayResendDelivery,
-  resendCertificateDelivery,
-  unlockStudentCourse,
+  adminStudentsApi,
+  certificatesApi,
+  identityChecksApi,
+  paymentsApi,
 } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
@@ -114,7 +113,7 @@ export function StudentDetailPage() {
   const canResend = role !== null && mayResendDelivery(role);
   const detail = useQuery({
     queryKey: ['admin-student', id],
-    queryFn: () => callApi(getAdminStudent, { params: { id } }),
+    queryFn: () => callApi(adminStudentsApi.get, { params: { id } }),
     retry: false,
   });
   const [actionError, setActionError] = useState<string | null>(null);
@@ -139,7 +138,7 @@ export function StudentDetailPage() {
     event.preventDefault();
     const completionDate = String(new FormData(event.currentTarget).get('completionDate') ?? '');
     void act(
-      () => callApi(issueCertificate, { query: { noEmail: '1' }, body: { studentId: id, completionDate } }),
+      () => callApi(certificatesApi.issue, { query: { noEmail: '1' }, body: { studentId: id, completionDate } }),
       t('errors.unexpected'),
     );
   }
@@ -189,7 +188,7 @@ export function StudentDetailPage() {
                 disabled={busy}
                 onClick={() =>
                   void act(
-                    () => callApi(markStudentPaid, { params: { studentId: id }, body: {} }),
+                    () => callApi(paymentsApi.markPaidManually, { params: { studentId: id }, body: {} }),
                     t('adminStudent.markPaidError'),
                   )
                 }
@@ -273,7 +272,7 @@ export function StudentDetailPage() {
                         disabled={busy}
                         onClick={() =>
                           void act(
-                            () => callApi(resendCertificateDelivery, { params: { id: delivery.id } }),
+                            () => callApi(certificatesApi.resendDelivery, { params: { id: delivery.id } }),
                             t('errors.unexpected'),
                           )
                         }
@@ -298,7 +297,7 @@ export function StudentDetailPage() {
         canUnlock={user?.type === 'admin' || user?.type === 'super_admin'}
         busy={busy}
         onUnlock={() =>
-          void act(() => callApi(unlockStudentCourse, { params: { id } }), t('identity.admin.unlockError'))
+          void act(() => callApi(identityChecksApi.unlock, { params: { id } }), t('identity.admin.unlockError'))
         }
       />
 

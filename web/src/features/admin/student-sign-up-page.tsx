@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { registerStudent } from '@ts/contract';
+import { registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
@@ -47,7 +47,9 @@ export function StudentSignUpPage() {
     }
     setSubmitting(true);
     try {
-      const { studentId } = await callApi(registerStudent, { body: { ...toRegistration(values), backdoor: true } });
+      const { studentId } = await callApi(registrationApi.register, {
+        body: { ...toRegistration(values), backdoor: true },
+      });
       setEnrolledId(studentId);
       reset({ ...EMPTY_REGISTRATION, court: firstCourt });
     } catch {

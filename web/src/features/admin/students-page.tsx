@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type AdminStudentRow, listAdminStudents } from '@ts/contract';
+import { type AdminStudentRow, adminStudentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
@@ -70,7 +70,7 @@ export function StudentsPage() {
 
   const list = useQuery({
     queryKey: ['admin-students', searchTerm, courtId ?? null, page],
-    queryFn: () => callApi(listAdminStudents, { query: { ...(searchTerm ? { searchTerm } : {}), page, courtId } }),
+    queryFn: () => callApi(adminStudentsApi.list, { query: { ...(searchTerm ? { searchTerm } : {}), page, courtId } }),
     placeholderData: keepPreviousData,
   });
   const data = list.data;

@@ -1,16 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  createStaffAccount,
-  issueSetPasswordLink,
-  listStaffAccounts,
-  SET_PASSWORD_LINK_HOURS,
-  updateStaffAccount,
-  type Court,
-  type EndpointOutput,
-  type StaffAccount,
-} from '@ts/contract';
+import { SET_PASSWORD_LINK_HOURS, type Court, type EndpointOutput, type StaffAccount, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -20,7 +11,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { useCourts } from '../../lib/queries.ts';
 
 type Role = StaffAccount['role'];
-type SetPasswordLink = EndpointOutput<typeof issueSetPasswordLink>;
+type SetPasswordLink = EndpointOutput<typeof staffApi.issueSetPasswordLink>;
 interface ShownLink {
   name: string;
   email: string;
@@ -162,7 +153,7 @@ function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (sh
     setError(null);
     setSubmitting(true);
     try {
-      const { user, link } = await callApi(createStaffAccount, {
+      const { user, link } = await callApi(staffApi.create, {
         body: {
           username: String(data.get('username') ?? ''),
           name: String(data.get('name') ?? ''),
@@ -230,7 +221,7 @@ function EditDialog({
     setError(null);
     setSubmitting(true);
     try {
-      await callApi(updateStaffAccount, {
+      await callApi(staffApi.update, {
         params: { id: account.id },
         body: {
           name: String(data.get('name') ?? ''),
@@ -305,7 +296,7 @@ function EditDialog({
 /** /admin/users (super_admin): staff accounts, their one-time set-password links, and disabling. */
 export function UsersPage() {
   const { t } = useTranslation();
-  const accounts = useQuery({ queryKey: ['staff-accounts'], queryFn: () => callApi(listStaffAccounts) });
+  const accounts = useQuery({ queryKey: ['staff-accounts'], queryFn: () => callApi(staffApi.list) });
   const courts = useCourts();
   const courtList = courts.data ?? [];
   const [shown, setShown] = useState<ShownLink | null>(null);
@@ -317,7 +308,7 @@ export function UsersPage() {
     setNotice(null);
     setSendingFor(account.id);
     try {
-      const link = await callApi(issueSetPasswordLink, { params: { id: account.id } });
+      const link = await callApi(staffApi.issueSetPasswordLink, { params: { id: account.id } });
       setShown({ name: account.name, email: account.email, link });
     } catch (caught) {
       setNotice({ tone: 'error', text: errorText(caught, t) });

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { loginAdmin } from '@ts/contract';
+import { authApi } from '@ts/contract';
 import { TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';
@@ -12,7 +12,7 @@ export function AdminLoginPage() {
   const navigate = useNavigate();
 
   async function signIn(form: FormData) {
-    const { user } = await callApi(loginAdmin, {
+    const { user } = await callApi(authApi.loginAdmin, {
       body: { username: String(form.get('username')), password: String(form.get('password')) },
     });
     storeUser(user);

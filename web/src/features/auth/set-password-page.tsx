@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { setStaffPassword, STAFF_PASSWORD_MIN_LENGTH } from '@ts/contract';
+import { STAFF_PASSWORD_MIN_LENGTH, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -37,7 +37,7 @@ export function SetPasswordPage() {
     }
     setSubmitting(true);
     try {
-      await callApi(setStaffPassword, { body: { token, password } });
+      await callApi(staffApi.setPassword, { body: { token, password } });
       // The used link is of no further use: take it out of the address bar and the history.
       void navigate(location.pathname, { replace: true });
       setDone(true);

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { loginStudent } from '@ts/contract';
+import { authApi } from '@ts/contract';
 import { TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';
@@ -12,7 +12,7 @@ export function StudentLoginPage() {
   const navigate = useNavigate();
 
   async function signIn(form: FormData) {
-    const { user } = await callApi(loginStudent, {
+    const { user } = await callApi(authApi.loginStudent, {
       body: { last_name: String(form.get('last_name')), dl_number: String(form.get('dl_number')) },
     });
     storeUser(user);

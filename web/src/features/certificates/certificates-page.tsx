@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type Certificate, listCertificates, retakeCourse } from '@ts/contract';
+import { type Certificate, certificatesApi, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -34,7 +34,7 @@ export function CertificatesPage() {
   const completed = useCompletedChapters();
   const certificates = useQuery({
     queryKey: ['certificates', studentId],
-    queryFn: () => callApi(listCertificates, { params: { studentId } }),
+    queryFn: () => callApi(certificatesApi.list, { params: { studentId } }),
     enabled: studentId > 0,
   });
   const [confirming, setConfirming] = useState(false);
@@ -46,7 +46,7 @@ export function CertificatesPage() {
     setRetaking(true);
     setRetakeError(false);
     try {
-      await callApi(retakeCourse, { params: { id: studentId } });
+      await callApi(registrationApi.retake, { params: { id: studentId } });
       // Spec 4: on a 204 all local storage is cleared and the student goes to /register.
       localStorage.clear();
       await navigate('/register', { replace: true });

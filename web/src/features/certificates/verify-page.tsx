@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { verifyCertificate } from '@ts/contract';
+import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
 
@@ -11,7 +11,7 @@ export function VerifyPage() {
   const { number = '' } = useParams();
   const result = useQuery({
     queryKey: ['verify', number],
-    queryFn: () => callApi(verifyCertificate, { params: { number } }),
+    queryFn: () => callApi(certificatesApi.verify, { params: { number } }),
     retry: false,
   });
   return (

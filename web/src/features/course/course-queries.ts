@@ -1,14 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  getCompletedChapters,
-  getModule,
-  getQuizStatus,
-  getVideo,
-  listChapters,
-  listModules,
-  listTopics,
-} from '@ts/contract';
+import { contentApi, progressApi } from '@ts/contract';
 import { callApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
@@ -20,7 +12,7 @@ export function useStudentId(): number {
 
 export function useChapters() {
   const { i18n } = useTranslation();
-  return useQuery({ queryKey: ['chapters', i18n.language], queryFn: () => callApi(listChapters) });
+  return useQuery({ queryKey: ['chapters', i18n.language], queryFn: () => callApi(contentApi.chapters) });
 }
 
 /**
@@ -33,7 +25,7 @@ export function useCompletedChapters() {
     queryKey: ['completed-chapters', studentId],
     queryFn: async () => {
       try {
-        return await callApi(getCompletedChapters, { params: { id: studentId } });
+        return await callApi(progressApi.completedChapters, { params: { id: studentId } });
       } catch (error) {
         if (shouldSignOutAfter(error)) clearStoredUser();
         throw error;
@@ -48,7 +40,7 @@ export function useModules(chapterId: number) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: ['modules', chapterId, i18n.language],
-    queryFn: () => callApi(listModules, { params: { chapterId }, query: { userId: studentId } }),
+    queryFn: () => callApi(contentApi.modules, { params: { chapterId }, query: { userId: studentId } }),
     enabled: chapterId > 0,
   });
 }
@@ -57,7 +49,7 @@ export function useModule(moduleId: number) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: ['module', moduleId, i18n.language],
-    queryFn: () => callApi(getModule, { params: { moduleId } }),
+    queryFn: () => callApi(contentApi.module, { params: { moduleId } }),
   });
 }
 
@@ -65,7 +57,7 @@ export function useTopics(moduleId: number) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: ['topics', moduleId, i18n.language],
-    queryFn: () => callApi(listTopics, { params: { moduleId } }),
+    queryFn: () => callApi(contentApi.topics, { params: { moduleId } }),
   });
 }
 
@@ -73,7 +65,7 @@ export function useVideo(moduleId: number) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: ['video', moduleId, i18n.language],
-    queryFn: () => callApi(getVideo, { params: { moduleId } }),
+    queryFn: () => callApi(contentApi.video, { params: { moduleId } }),
   });
 }
 
@@ -81,7 +73,7 @@ export function useQuizStatus(chapterId: number) {
   const studentId = useStudentId();
   return useQuery({
     queryKey: ['quiz-status', chapterId],
-    queryFn: () => callApi(getQuizStatus, { params: { id: studentId, chapterId } }),
+    queryFn: () => callApi(progressApi.quizStatus, { params: { id: studentId, chapterId } }),
   });
 }
 

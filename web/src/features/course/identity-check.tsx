@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { answerIdentityCheck, getIdentityCheck, type IdentityCheckState, type OpenIdentityCheck } from '@ts/contract';
+import { type IdentityCheckState, type OpenIdentityCheck, identityChecksApi } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { Dialog, DialogActions } from '../../components/dialog.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
@@ -51,7 +51,7 @@ function useAskIdentityCheck(): (options?: { unlessShown?: boolean }) => void {
       void queryClient
         .fetchQuery({
           queryKey: identityKey(studentId),
-          queryFn: () => callApi(getIdentityCheck, { params: { id: studentId } }),
+          queryFn: () => callApi(identityChecksApi.get, { params: { id: studentId } }),
           staleTime: 0,
         })
         .catch(() => undefined);
@@ -97,7 +97,7 @@ function useIdentityState(studentId: number | null) {
     (rules.data?.identityChecks.enabled === true || (rules.isError && COURSE_PAGE.test(pathname)));
   return useQuery({
     queryKey: identityKey(studentId ?? 0),
-    queryFn: () => callApi(getIdentityCheck, { params: { id: studentId ?? 0 } }),
+    queryFn: () => callApi(identityChecksApi.get, { params: { id: studentId ?? 0 } }),
     enabled: polling,
     // Not while locked: the lock message, once closed, stays closed until a page is refused again.
     refetchInterval: (query) => (polling && !query.state.data?.locked ? IDENTITY_POLL_MS : false),
@@ -261,7 +261,7 @@ function QuestionForm({
     }
     setSending(true);
     try {
-      const result = await callApi(answerIdentityCheck, {
+      const result = await callApi(identityChecksApi.answer, {
         params: { id: studentId, checkId: check.id },
         body: { answer },
       });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { completeModule } from '@ts/contract';
+import { progressApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
@@ -43,7 +43,7 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
     setMarkedHere(true);
     setSaveError(null);
     try {
-      await callApi(completeModule, { body: { studentId, moduleId } });
+      await callApi(progressApi.completeModule, { body: { studentId, moduleId } });
       await refresh();
     } catch (error) {
       setMarkedHere(false);

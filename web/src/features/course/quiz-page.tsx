@@ -2,15 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  completeChapter,
-  FINAL_EXAM_CHAPTER,
-  getFinalExamQuestions,
-  getLatestCertificate,
-  getQuizQuestions,
-  type Quiz,
-  scoreQuiz,
-} from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type Quiz, certificatesApi, progressApi, quizApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
@@ -76,7 +68,7 @@ function FinalComplete() {
   const studentId = useStudentId();
   const certificate = useQuery({
     queryKey: ['latest-certificate', studentId],
-    queryFn: () => callApi(getLatestCertificate, { params: { id: studentId } }),
+    queryFn: () => callApi(certificatesApi.latest, { params: { id: studentId } }),
     retry: false,
   });
   return (
@@ -114,8 +106,8 @@ function QuizForm({ chapterId }: { chapterId: number }) {
     queryKey: ['quiz', chapterId],
     queryFn: (): Promise<Quiz> =>
       isFinal
-        ? callApi(getFinalExamQuestions, { params: { studentId } })
-        : callApi(getQuizQuestions, { params: { chapterId } }),
+        ? callApi(quizApi.finalExam, { params: { studentId } })
+        : callApi(quizApi.questions, { params: { chapterId } }),
     retry: false,
     // One attempt per visit: it is forgotten when the page is left, so a retake asks the server
     // again (which draws anew once this attempt is submitted).
@@ -179,7 +171,7 @@ function QuizForm({ chapterId }: { chapterId: number }) {
     setSubmitting(true);
     setSubmitError(null);
     try {
-      const result = await callApi(scoreQuiz, {
+      const result = await callApi(quizApi.score, {
         body: {
           studentId,
           chapter: chapterId,
@@ -189,7 +181,7 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       });
       // Spec 4: a pass posts chapter completion (the server recorded it already; this repeats harmlessly).
       if (result.status === 'PASS' && !isFinal) {
-        await callApi(completeChapter, { body: { studentId, chapterId } }).catch(() => undefined);
+        await callApi(progressApi.completeChapter, { body: { studentId, chapterId } }).catch(() => undefined);
       }
       await refresh();
       await navigate('/score', { state: { result } });

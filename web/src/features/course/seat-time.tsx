@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { FINAL_EXAM_CHAPTER, getSeatTime, recordHeartbeat, type SeatTimeStatus } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type SeatTimeStatus, seatTimeApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useIdentityCheckDue } from './identity-check.tsx';
@@ -31,7 +31,7 @@ function seatTimeKey(studentId: number, query: SeatTimeQuery) {
 export function useSeatTime(studentId: number, query: SeatTimeQuery, enabled = true) {
   return useQuery({
     queryKey: seatTimeKey(studentId, query),
-    queryFn: () => callApi(getSeatTime, { params: { id: studentId }, query }),
+    queryFn: () => callApi(seatTimeApi.get, { params: { id: studentId }, query }),
     enabled: enabled && studentId > 0,
     retry: false,
   });
@@ -124,7 +124,7 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
 
     async function send(): Promise<number> {
       try {
-        const answer = await callApi(recordHeartbeat, { body: { studentId, moduleId } });
+        const answer = await callApi(seatTimeApi.heartbeat, { body: { studentId, moduleId } });
         if (!stopped) {
           setAnsweredAt(Date.now());
           queryClient.setQueryData(seatTimeKey(studentId, { moduleId }), answer);
@@ -148,7 +148,7 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       // Leaving the module: the time since the last heartbeat belongs to this module.
-      if (isActive()) void callApi(recordHeartbeat, { body: { studentId, moduleId } }).catch(() => undefined);
+      if (isActive()) void callApi(seatTimeApi.heartbeat, { body: { studentId, moduleId } }).catch(() => undefined);
     };
   }, [required, studentId, moduleId, heartbeatSeconds, queryClient, identityCheckDue]);
 

@@ -2,14 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  createPaymentIntent,
-  getPaymentAmount,
-  logout,
-  markPaymentPaid,
-  type PaymentProviderInfo,
-  retrieveTestPayment,
-} from '@ts/contract';
+import { type PaymentProviderInfo, authApi, paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
@@ -39,7 +32,7 @@ export function PayPage() {
 
   useEffect(() => {
     clearStoredUser();
-    void callApi(logout).catch(() => undefined);
+    void callApi(authApi.logout).catch(() => undefined);
   }, []);
 
   let content;
@@ -76,10 +69,10 @@ function Checkout({ provider, studentId }: { provider: PaymentProviderInfo; stud
   const { t } = useTranslation();
   const amount = useQuery({
     queryKey: ['payment-amount', studentId],
-    queryFn: () => callApi(getPaymentAmount, { params: { studentId } }),
+    queryFn: () => callApi(paymentsApi.amount, { params: { studentId } }),
     retry: false,
   });
-  const intent = useMutation({ mutationFn: () => callApi(createPaymentIntent, { body: { studentId } }) });
+  const intent = useMutation({ mutationFn: () => callApi(paymentsApi.createIntent, { body: { studentId } }) });
   const requested = useRef(false);
   useEffect(() => {
     // One request per visit (StrictMode mounts twice in development); the server reuses an open intent anyway.
@@ -127,7 +120,7 @@ async function retrieveStatus(provider: PaymentProviderInfo, clientSecret: strin
     const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);
     return paymentIntent?.status ?? 'unknown';
   }
-  const intent = await callApi(retrieveTestPayment, {
+  const intent = await callApi(paymentsApi.retrieveTest, {
     params: { id: intentId },
     query: { client_secret: clientSecret },
   });
@@ -157,7 +150,7 @@ function PaymentReturn({
       setStatus(current);
       if (current !== 'succeeded') return;
       try {
-        await callApi(markPaymentPaid, { body: { paymentIntent: intentId } });
+        await callApi(paymentsApi.markPaid, { body: { paymentIntent: intentId } });
         await navigate('/thank-you', { replace: true });
       } catch {
         await navigate('/login', { replace: true });

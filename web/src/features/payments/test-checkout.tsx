@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmTestPayment } from '@ts/contract';
+import { paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { TextField } from '../../components/field.tsx';
 import { callApi, detailsOf } from '../../lib/api.ts';
@@ -30,7 +30,7 @@ export function TestCheckout({
     setSubmitting(true);
     setError(null);
     try {
-      const result = await callApi(confirmTestPayment, {
+      const result = await callApi(paymentsApi.confirmTest, {
         params: { id: paymentIntentId },
         body: {
           client_secret: clientSecret,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { registerStudent, resetCourse } from '@ts/contract';
+import { registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -44,7 +44,7 @@ export function RegisterPage() {
     }
     setSubmitting(true);
     try {
-      const { studentId } = await callApi(registerStudent, { body: toRegistration(values) });
+      const { studentId } = await callApi(registrationApi.register, { body: toRegistration(values) });
       await navigate('/pay', { state: { studentId } });
     } catch (caught) {
       setSubmitting(false);
@@ -71,11 +71,11 @@ export function RegisterPage() {
     }
     setSubmitting(true);
     try {
-      await callApi(resetCourse, {
+      await callApi(registrationApi.resetCourse, {
         params: { studentId: duplicate.studentId },
         body: { resetToken: duplicate.resetToken },
       });
-      const { studentId } = await callApi(registerStudent, { body: toRegistration(getValues()) });
+      const { studentId } = await callApi(registrationApi.register, { body: toRegistration(getValues()) });
       setDuplicate(null);
       await navigate('/pay', { state: { studentId } });
     } catch {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { type ErrorCode, getStudentRules, type Quiz } from '@ts/contract';
+import { type ErrorCode, type Quiz, rulesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -86,7 +86,7 @@ export function QuizInstructions({ quiz }: { quiz: Quiz }) {
 export function useStudentRules(studentId: number | null) {
   return useQuery({
     queryKey: ['student-rules', studentId],
-    queryFn: () => callApi(getStudentRules, { params: { id: studentId ?? 0 } }),
+    queryFn: () => callApi(rulesApi.studentRules, { params: { id: studentId ?? 0 } }),
     enabled: studentId !== null,
     retry: false,
   });

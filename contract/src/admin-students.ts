@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { CertificateSchema } from './certificates.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { AdminIdentitySchema } from './identity.ts';
+import { IdParam, PageParam } from './primitives.ts';
+
+/** The admin area's students (spec 2 /admin/students and /admin/students/:id): served by features/admin. */
+
+/** Spec 3 Student, as the admin student detail shows it, with payments and certificates. */
+export const AdminStudentSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  dl_number: z.string(),
+  dob: z.string(),
+  dob_formatted: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  court: z.number().int(),
+  court_name: z.string(),
+  created_at_formatted: z.string(),
+  payment_at: z.string().nullable(),
+  payment_at_formatted: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  archived_at: z.string().nullable(),
+  /** The staff member who enrolled the student by hand (spec 7 backdoor), or null. */
+  enrolled_by: z.string().nullable(),
+  /** The rules profile version the enrolment is pinned to (decision 012); the server always fills it. */
+  rules_profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }).optional(),
+  /** The court's due date the student gave at registration (YYYY-MM-DD), or null; always filled. */
+  court_due_date: z.string().nullable().optional(),
+  payments: z.array(
+    z.object({
+      method: z.enum(['card', 'manual']),
+      amount_cents: z.number().int().nullable(),
+      recorded_by: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+  certificates: z.array(
+    CertificateSchema.extend({
+      deliveries: z.array(
+        z.object({
+          id: z.number().int(),
+          recipient: z.enum(['student', 'court']),
+          email: z.string(),
+          status: z.enum(['queued', 'sent', 'failed']),
+          attempts: z.number().int(),
+          last_error: z.string().nullable(),
+          sent_at: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  /** Submitted quiz and final exam attempts (chapter 6 is the final), oldest first. */
+  attempts: z.array(
+    z.object({
+      chapter_id: z.number().int(),
+      submitted_at: z.string().nullable(),
+      score: z.number().int().nullable(),
+      passed: z.boolean().nullable(),
+      /** How many questions the attempt drew (10, or 20 for the final). */
+      total: z.number().int(),
+    }),
+  ),
+  /** Identity checks asked and the course lock (decision 012); the server always fills it. */
+  identity: AdminIdentitySchema.optional(),
+  /**
+   * The study time the server counted (decision 012), per chapter and in all, against the
+   * profile's minimums; null when the profile asks for none and nothing was counted.
+   */
+  seat_time: z
+    .object({
+      chapters: z.array(
+        z.object({
+          chapter_id: z.number().int(),
+          counted_seconds: z.number().int(),
+          required_seconds: z.number().int(),
+        }),
+      ),
+      counted_seconds: z.number().int(),
+      /** The minimum before the final exam (0 when the profile has none). */
+      required_seconds: z.number().int(),
+      first_activity_at: z.string().nullable(),
+      last_activity_at: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
+});
+export type AdminStudent = z.infer<typeof AdminStudentSchema>;
+
+const getAdminStudent = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/students/:id',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
+  response: AdminStudentSchema,
+});
+
+/** Student list (spec 2 /admin/students). */
+
+export const ADMIN_STUDENTS_PAGE_SIZE = 20;
+
+export const AdminStudentRowSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  dl_number: z.string(),
+  court: z.number().int(),
+  court_name: z.string(),
+  payment_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  created_at_formatted: z.string(),
+});
+export type AdminStudentRow = z.infer<typeof AdminStudentRowSchema>;
+
+const listAdminStudents = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/students',
+  query: z.object({
+    searchTerm: z.string().trim().max(100).optional(),
+    page: PageParam.default(1),
+    courtId: IdParam.optional(),
+  }),
+  response: z.object({
+    rows: z.array(AdminStudentRowSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  }),
+});
+
+/** The calls of the server's adminStudents feature. */
+export const adminStudentsApi = {
+  list: listAdminStudents,
+  get: getAdminStudent,
+} as const;

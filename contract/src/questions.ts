@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { IdParam } from './primitives.ts';
+
+/** Questions (spec 2 /admin/modify-questions, 7 edit calls, 8 messages). */
+
+export const AdminQuestionSchema = z.object({
+  id: z.number().int(),
+  chapter_id: z.number().int(),
+  question: z.string(),
+  question_es: z.string().nullable(),
+  active: z.boolean(),
+  answers: z.array(
+    z.object({
+      id: z.number().int(),
+      content: z.string(),
+      content_es: z.string().nullable(),
+      correct: z.boolean(),
+    }),
+  ),
+});
+export type AdminQuestion = z.infer<typeof AdminQuestionSchema>;
+
+const getAdminQuestion = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/questions/:id',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
+  response: AdminQuestionSchema,
+});
+
+const editQuestion = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/edit/question/:id',
+  params: z.object({ id: IdParam }),
+  body: z.object({
+    content: z.string().trim().min(1).max(2000),
+    /** The Spanish text; left as it is when absent. */
+    content_es: z.string().trim().max(2000).optional(),
+  }),
+  errors: ['NOT_FOUND'],
+  response: AdminQuestionSchema,
+});
+
+const editAnswer = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/edit/answer/:id',
+  params: z.object({ id: IdParam }),
+  body: z.object({
+    content: z.string().trim().min(1).max(1000),
+    content_es: z.string().trim().max(1000).optional(),
+    /** true makes this the question's one correct answer (the others become incorrect). */
+    correct: z.boolean().optional(),
+  }),
+  errors: ['NOT_FOUND', 'CORRECT_ANSWER_REQUIRED'],
+  response: AdminQuestionSchema,
+});
+
+/** The calls of the server's questions feature. */
+export const questionsApi = {
+  get: getAdminQuestion,
+  editQuestion: editQuestion,
+  editAnswer: editAnswer,
+} as const;

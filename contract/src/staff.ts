@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { Id, IdParam, nameText } from './primitives.ts';
+
+/** Change password (spec 2 /admin/change-password, 5, 7, 8). */
+
+/** Staff passwords: long enough to resist guessing, short enough to type. */
+export const STAFF_PASSWORD_MIN_LENGTH = 10;
+export const StaffPasswordSchema = z.string().min(STAFF_PASSWORD_MIN_LENGTH).max(200);
+
+const changeStaffPassword = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/change-password',
+  body: z.object({
+    userId: Id,
+    currentPw: z.string().min(1).max(200),
+    newPw: StaffPasswordSchema,
+  }),
+  errors: ['NOT_FOUND', 'WRONG_PASSWORD'],
+  response: z.object({ status: z.literal('SUCCESS') }),
+});
+
+/** Staff accounts (/admin/users, super_admin only) and the one-time set-password link. */
+
+export const StaffAccountSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['super_admin', 'admin', 'clerk']),
+  court_id: z.number().int().nullable(),
+  court_name: z.string().nullable(),
+  created_at: z.string(),
+  disabled_at: z.string().nullable(),
+  password_set: z.boolean(),
+});
+export type StaffAccount = z.infer<typeof StaffAccountSchema>;
+
+const StaffAccountInputSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email().max(200)),
+  name: nameText(200),
+  role: z.enum(['super_admin', 'admin', 'clerk']),
+  /** For an admin or a clerk (never a super_admin): limits the account to one court. */
+  court_id: Id.nullable(),
+});
+
+export const SetPasswordLinkSchema = z.object({
+  /** Shown once to the super_admin and emailed to the member; only its hash is kept. */
+  setPasswordUrl: z.string(),
+  expires_at: z.string(),
+  /** false when the email could not be sent: the super_admin passes the link on themself. */
+  emailed: z.boolean(),
+});
+
+/** How long a set-password link works. */
+export const SET_PASSWORD_LINK_HOURS = 72;
+
+const listStaffAccounts = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/users',
+  response: z.array(StaffAccountSchema),
+});
+
+const createStaffAccount = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/users',
+  body: StaffAccountInputSchema.extend({
+    username: z
+      .string()
+      .trim()
+      .min(3)
+      .max(60)
+      .regex(/^[A-Za-z0-9._-]+$/),
+  }),
+  errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS'],
+  response: z.object({ user: StaffAccountSchema, link: SetPasswordLinkSchema }),
+  status: 201,
+});
+
+const updateStaffAccount = defineEndpoint({
+  method: 'PUT',
+  path: '/api/admin/users/:id',
+  params: z.object({ id: IdParam }),
+  body: StaffAccountInputSchema.extend({ disabled: z.boolean() }),
+  errors: ['NOT_FOUND', 'STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS', 'OWN_ACCOUNT', 'LAST_SUPER_ADMIN'],
+  response: StaffAccountSchema,
+});
+
+const issueSetPasswordLink = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/users/:id/set-password-link',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND', 'ACCOUNT_DISABLED'],
+  response: SetPasswordLinkSchema,
+});
+
+/** Public: a staff member chooses a password with the one-time token from their link. */
+const setStaffPassword = defineEndpoint({
+  method: 'POST',
+  path: '/api/public/staff/set-password',
+  body: z.object({ token: z.string().min(10).max(200), password: StaffPasswordSchema }),
+  errors: ['INVALID_LINK'],
+  response: z.object({ status: z.literal('SUCCESS') }),
+});
+
+/** The calls of the server's staff feature. */
+export const staffApi = {
+  changePassword: changeStaffPassword,
+  list: listStaffAccounts,
+  create: createStaffAccount,
+  update: updateStaffAccount,
+  issueSetPasswordLink: issueSetPasswordLink,
+  setPassword: setStaffPassword,
+} as const;
