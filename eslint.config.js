@@ -1,4 +1,5 @@
 // @ts-check
+import fs from 'node:fs';
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -7,6 +8,36 @@ import tseslint from 'typescript-eslint';
 
 /** Imports flow one way (ARCHITECTURE "Layout"): app -> features -> platform/lib/components. */
 const oneWayDoors = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+/**
+ * Tables have owners (issue 14, decision 017): a feature imports from db/schema only its own
+ * tables and the shared ones; another feature's rows go through that feature's service or its
+ * *.queries.ts. The map is server/src/db/table-owners.json.
+ */
+const TABLES = JSON.parse(fs.readFileSync(new URL('./server/src/db/table-owners.json', import.meta.url), 'utf8'));
+const FEATURES = fs
+  .readdirSync(new URL('./server/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const A_FEATURE_DOES_NOT_IMPORT_THE_APP = {
+  group: ['**/app.ts', '**/main.ts'],
+  message: 'A feature does not import the app.',
+};
+const featureBoundaries = FEATURES.map((feature) => ({
+  files: [`server/src/features/${feature}/**`],
+  // Tests may look at any table: they check what the code wrote.
+  ignores: ['**/*.test.ts'],
+  rules: oneWayDoors([
+    A_FEATURE_DOES_NOT_IMPORT_THE_APP,
+    ...Object.entries(TABLES.owners)
+      .filter(([owner]) => owner !== feature)
+      .map(([owner, tables]) => ({
+        group: ['**/db/schema.ts', '**/db/schema'],
+        importNames: tables,
+        message: `${tables.join(', ')} belong to ${owner}: call its service or its queries module (decision 017).`,
+      })),
+  ]),
+}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
@@ -90,12 +121,10 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['server/src/features/**'],
-    rules: oneWayDoors([
-      { group: ['**/app.ts', '**/main.ts'], message: 'A feature does not import the app.' },
-      { group: ['../*/*.queries.ts', '../*/*.queries'], message: "Call the other feature's service, not its queries." },
-    ]),
+    files: ['server/src/features/**/*.test.ts'],
+    rules: oneWayDoors([A_FEATURE_DOES_NOT_IMPORT_THE_APP]),
   },
+  ...featureBoundaries,
   {
     files: ['web/src/components/**', 'web/src/lib/**'],
     rules: oneWayDoors([{ group: ['**/features/**', '**/app/**'], message: 'Generic UI and lib know no feature.' }]),

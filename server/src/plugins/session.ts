@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -127,4 +127,13 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
     return { kind: 'staff', tokenHash, staffId: row.staffId, role: row.role, courtId: row.courtId };
   }
   return null;
+}
+
+/** Deletes sessions that ended or expired (the retention job, decision 014); returns how many. */
+export async function purgeDeadSessions(tx: Db, now: Date): Promise<number> {
+  const purged = await tx
+    .delete(sessions)
+    .where(or(isNotNull(sessions.endedAt), lt(sessions.expiresAt, now)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return purged.length;
 }

@@ -1,11 +1,13 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { courts, payments, quizAttempts, staff, students } from '../../db/schema.ts';
+import { courts, staff, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
+import { listPaymentsOf } from '../payments/payments.queries.ts';
+import { listSubmittedAttemptsOf } from '../quiz/quiz.queries.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
 import { getStudentIdentity } from '../identity-checks/identity-checks.service.ts';
 import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
@@ -114,23 +116,8 @@ export async function getStudentDetail(
     .where(eq(students.id, studentId));
   if (!row) throw notFound(notFoundMessage);
   const { student } = row;
-  const paymentRows = await db
-    .select({ payment: payments, recordedBy: staff.name })
-    .from(payments)
-    .leftJoin(staff, eq(staff.id, payments.recordedByStaffId))
-    .where(eq(payments.studentId, studentId))
-    .orderBy(asc(payments.createdAt));
-  const attemptRows = await db
-    .select({
-      chapterId: quizAttempts.chapterId,
-      submittedAt: quizAttempts.submittedAt,
-      score: quizAttempts.score,
-      passed: quizAttempts.passed,
-      total: sql<number>`jsonb_array_length(${quizAttempts.questionIds})`.mapWith(Number),
-    })
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.studentId, studentId), isNotNull(quizAttempts.submittedAt)))
-    .orderBy(asc(quizAttempts.submittedAt), asc(quizAttempts.id));
+  const paymentRows = await listPaymentsOf(db, studentId);
+  const attemptRows = await listSubmittedAttemptsOf(db, studentId);
   const dobDate = new Date(`${student.dob}T00:00:00Z`);
   return {
     id: student.id,

@@ -2,9 +2,12 @@ import { and, asc, eq, gte, isNotNull, isNull, lte, sql, type SQL } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReportRow, Stat } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { certificateDeliveries, certificates, courts, payments, quizAttempts, students } from '../../db/schema.ts';
+import { courts, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Auth } from '../../plugins/session.ts';
+import { countCertificatesIssuedBetween, countFailedDeliveries } from '../certificates/certificates.queries.ts';
+import { sumPaymentsBetween } from '../payments/payments.queries.ts';
+import { countSubmittedAttemptsBetween } from '../quiz/quiz.queries.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Spec 9: the dashboard's totals cover the last 30 days. */
@@ -43,32 +46,14 @@ export async function getAdminStats(db: Db, clock: Clock): Promise<Stat[]> {
           filter (where ${completed}) / 86400`.mapWith((value) => Number(value) as number | null),
       })
       .from(students),
-    db
-      .select({
-        payments: count(),
-        revenueCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number),
-      })
-      .from(payments)
-      .where(within(payments.createdAt, since, now)),
-    db
-      .select({ submitted: count(), passed: count(eq(quizAttempts.passed, true)) })
-      .from(quizAttempts)
-      .where(
-        and(
-          eq(quizAttempts.chapterId, FINAL_EXAM_CHAPTER),
-          isNotNull(quizAttempts.submittedAt),
-          within(quizAttempts.submittedAt, since, now),
-        ),
-      ),
-    db
-      .select({ issued: count() })
-      .from(certificates)
-      .where(within(certificates.issuedAt, since, now)),
-    db.select({ failed: count() }).from(certificateDeliveries).where(eq(certificateDeliveries.status, 'failed')),
+    sumPaymentsBetween(db, { since, until: now }),
+    countSubmittedAttemptsBetween(db, { chapterId: FINAL_EXAM_CHAPTER, since, until: now }),
+    countCertificatesIssuedBetween(db, { since, until: now }),
+    countFailedDeliveries(db),
   ]);
   const s = enrolments[0]!;
-  const m = money[0]!;
-  const f = finals[0]!;
+  const m = money;
+  const f = finals;
   return [
     { name: 'registrations', value: s.registrations, unit: 'count' },
     { name: 'payments', value: m.payments, unit: 'count' },
@@ -79,10 +64,10 @@ export async function getAdminStats(db: Db, clock: Clock): Promise<Stat[]> {
       value: f.submitted === 0 ? null : oneDecimal((f.passed / f.submitted) * 100),
       unit: 'percent',
     },
-    { name: 'certificates_issued', value: issued[0]!.issued, unit: 'count' },
+    { name: 'certificates_issued', value: issued, unit: 'count' },
     { name: 'students_in_progress', value: s.inProgress, unit: 'count' },
     { name: 'unpaid_registrations', value: s.unpaid, unit: 'count' },
-    { name: 'failed_deliveries', value: failed[0]!.failed, unit: 'count' },
+    { name: 'failed_deliveries', value: failed, unit: 'count' },
     {
       name: 'average_days_to_complete',
       value: s.averageDays === null ? null : oneDecimal(s.averageDays),

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, min, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { loginFailures } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -87,4 +87,13 @@ async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject, sub
       retryAfterSeconds,
     );
   }
+}
+
+/** Deletes sign-in failures older than the window, the only place they count (decision 014). */
+export async function purgeOldLoginFailures(tx: Db, now: Date): Promise<number> {
+  const purged = await tx
+    .delete(loginFailures)
+    .where(lt(loginFailures.createdAt, new Date(now.getTime() - LOGIN_WINDOW_MS)))
+    .returning({ id: loginFailures.id });
+  return purged.length;
 }

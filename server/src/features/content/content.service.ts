@@ -1,7 +1,8 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { asc, eq, type SQL } from 'drizzle-orm';
 import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { chapters, moduleCompletions, modules, questions, topics, videos } from '../../db/schema.ts';
+import { chapters, modules, questions, topics, videos } from '../../db/schema.ts';
+import { listCompletedModuleIds } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 
@@ -14,31 +15,25 @@ export async function listChapters(db: Db, language: Language): Promise<Chapter[
   }));
 }
 
-/** Modules with whether this student completed each (one query, one join). */
+/** Modules with whether this student completed each (progress owns the completions). */
 async function selectModules(
   db: Db,
   input: { studentId: number; language: Language; where: SQL | undefined },
 ): Promise<Module[]> {
   const rows = await db
-    .select({
-      id: modules.id,
-      chapterId: modules.chapterId,
-      title: modules.title,
-      titleEs: modules.titleEs,
-      completedAt: moduleCompletions.completedAt,
-    })
+    .select({ id: modules.id, chapterId: modules.chapterId, title: modules.title, titleEs: modules.titleEs })
     .from(modules)
-    .leftJoin(
-      moduleCompletions,
-      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, input.studentId)),
-    )
     .where(input.where)
     .orderBy(asc(modules.position));
+  const completed = await listCompletedModuleIds(db, {
+    studentId: input.studentId,
+    moduleIds: rows.map((row) => row.id),
+  });
   return rows.map((row) => ({
     id: row.id,
     chapter_id: row.chapterId,
     title: pick(input.language, row.title, row.titleEs),
-    complete: row.completedAt !== null,
+    complete: completed.has(row.id),
     href: `/content/${String(row.chapterId)}/${String(row.id)}`,
   }));
 }

@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
 import { type AdminIdentity, FINAL_EXAM_CHAPTER, type IdentityCheckState, type IdentitySource } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { courseLocks, courts, identityChecks, seatTimeLedger, students } from '../../db/schema.ts';
+import { courseLocks, courts, identityChecks, students } from '../../db/schema.ts';
+import { sumCreditedSeconds } from '../seat-time/seat-time.queries.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
@@ -28,14 +29,6 @@ import {
  * Missed checks in a row lock the course. Every question and lock is kept for auditors; the
  * answers are not.
  */
-
-async function countedSeconds(db: Db, studentId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number) })
-    .from(seatTimeLedger)
-    .where(eq(seatTimeLedger.studentId, studentId));
-  return row?.total ?? 0;
-}
 
 interface IdentityState {
   rows: CheckRow[];
@@ -83,7 +76,7 @@ async function isRandomCheckDue(db: Db, studentId: number, rules: IdentityRules,
     .where(eq(students.id, studentId));
   if (!student || student.completedAt) return { due: false, counted: 0 };
   const latest = state.groups.at(-1)?.rows[0];
-  const counted = await countedSeconds(db, studentId);
+  const counted = await sumCreditedSeconds(db, studentId);
   const point = nextCheckAtSeconds(
     studentId,
     rules.everyMinutes,
@@ -168,7 +161,7 @@ export async function assertNoIdentityHold(
       studentId,
       rules,
       reason: 'before_final',
-      countedSecondsAtAsk: await countedSeconds(tx, studentId),
+      countedSecondsAtAsk: await sumCreditedSeconds(tx, studentId),
       source: pickOne(rules.sources),
     });
   });

@@ -222,3 +222,16 @@ export async function markStudentPaidManually(
     return { studentId: existing.id, paymentAt: existing.paymentAt };
   });
 }
+
+/**
+ * Records the payment of a student enrolled by hand (spec 7's backdoor): a manual payment by the
+ * staff member, inside the enrolment's transaction.
+ */
+export async function recordManualEnrolmentPayment(
+  tx: Db,
+  input: { studentId: number; staffId: number; at: Date },
+): Promise<void> {
+  await tx
+    .insert(payments)
+    .values({ studentId: input.studentId, method: 'manual', recordedByStaffId: input.staffId, createdAt: input.at });
+}

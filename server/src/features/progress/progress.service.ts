@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { chapterCompletions, chapters, moduleCompletions, modules, quizAttempts, students } from '../../db/schema.ts';
+import { chapterCompletions, chapters, moduleCompletions, modules, students } from '../../db/schema.ts';
+import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
 import { localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
@@ -58,18 +59,7 @@ export async function getQuizStatus(db: Db, input: { studentId: number; chapterI
     .select({ chapterId: chapterCompletions.chapterId })
     .from(chapterCompletions)
     .where(and(eq(chapterCompletions.studentId, input.studentId), eq(chapterCompletions.chapterId, input.chapterId)));
-  const [latest] = await db
-    .select({ passed: quizAttempts.passed })
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.studentId, input.studentId),
-        eq(quizAttempts.chapterId, input.chapterId),
-        isNotNull(quizAttempts.submittedAt),
-      ),
-    )
-    .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id))
-    .limit(1);
+  const latest = await findLatestSubmittedAttempt(db, input);
   const complete = completion !== undefined;
   return { complete, status: complete ? 'PASS' : latest ? (latest.passed ? 'PASS' : 'FAIL') : null };
 }
@@ -123,18 +113,7 @@ export async function completeChapter(
   input: { studentId: number; chapterId: number },
 ): Promise<void> {
   await assertChapterExists(db, input.chapterId);
-  const [passing] = await db
-    .select({ id: quizAttempts.id })
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.studentId, input.studentId),
-        eq(quizAttempts.chapterId, input.chapterId),
-        eq(quizAttempts.passed, true),
-      ),
-    )
-    .orderBy(asc(quizAttempts.id))
-    .limit(1);
+  const passing = await findFirstPassingAttempt(db, input);
   if (!passing) {
     throw new AppError('QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }

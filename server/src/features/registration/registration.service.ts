@@ -1,10 +1,10 @@
 import { getCourtProfileRef } from '../rules/rules.service.ts';
-import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { courts, payments, resetTokens, students } from '../../db/schema.ts';
+import { courts, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
@@ -12,6 +12,7 @@ import { withGuessThrottle } from '../auth/throttle.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { recordManualEnrolmentPayment } from '../payments/payments.service.ts';
 
 type Registration = z.output<typeof RegistrationSchema>;
 
@@ -97,9 +98,7 @@ export async function registerStudent(
         .values({ ...fields, enrolledByStaffId, createdAt: now, paymentAt: now })
         .returning({ id: students.id });
       if (!created) throw new Error('insert returned no row');
-      await tx
-        .insert(payments)
-        .values({ studentId: created.id, method: 'manual', recordedByStaffId: enrolledByStaffId, createdAt: now });
+      await recordManualEnrolmentPayment(tx, { studentId: created.id, staffId: enrolledByStaffId, at: now });
       await recordAudit(tx, clock, {
         staffId: enrolledByStaffId,
         action: 'enrol_student',
@@ -273,4 +272,13 @@ export async function retakeCourse(db: Db, clock: Clock, studentId: number): Pro
     }
     await endStudentSessions(tx, clock, studentId);
   });
+}
+
+/** Deletes reset-course tokens that were used or expired (the retention job, decision 014). */
+export async function purgeDeadResetTokens(tx: Db, now: Date): Promise<number> {
+  const purged = await tx
+    .delete(resetTokens)
+    .where(or(isNotNull(resetTokens.usedAt), lt(resetTokens.expiresAt, now)))
+    .returning({ tokenHash: resetTokens.tokenHash });
+  return purged.length;
 }

@@ -1,9 +1,11 @@
-import { isNotNull, lt, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
-import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { LOGIN_WINDOW_MS } from '../auth/throttle.ts';
+import { purgeDeadSessions } from '../../plugins/session.ts';
+import { purgeOldLoginFailures } from '../auth/throttle.ts';
+import { purgeDeadResetTokens } from '../registration/registration.service.ts';
+import { purgeDeadSetPasswordLinks } from '../staff/staff.service.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 
 /**
@@ -41,28 +43,17 @@ export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<PurgeRe
     if (lock?.locked !== true) {
       return { ran: false, sessions: 0, loginFailures: 0, resetTokens: 0, setPasswordLinks: 0 };
     }
-    const purgedSessions = await tx
-      .delete(sessions)
-      .where(or(isNotNull(sessions.endedAt), lt(sessions.expiresAt, now)))
-      .returning({ tokenHash: sessions.tokenHash });
-    const purgedFailures = await tx
-      .delete(loginFailures)
-      .where(lt(loginFailures.createdAt, new Date(now.getTime() - LOGIN_WINDOW_MS)))
-      .returning({ id: loginFailures.id });
-    const purgedResetTokens = await tx
-      .delete(resetTokens)
-      .where(or(isNotNull(resetTokens.usedAt), lt(resetTokens.expiresAt, now)))
-      .returning({ tokenHash: resetTokens.tokenHash });
-    const purgedLinks = await tx
-      .delete(staffPasswordTokens)
-      .where(or(isNotNull(staffPasswordTokens.usedAt), lt(staffPasswordTokens.expiresAt, now)))
-      .returning({ tokenHash: staffPasswordTokens.tokenHash });
+    // Each table's owner deletes its own dead rows (decision 017); one transaction, one lock.
+    const purgedSessions = await purgeDeadSessions(tx, now);
+    const purgedFailures = await purgeOldLoginFailures(tx, now);
+    const purgedResetTokens = await purgeDeadResetTokens(tx, now);
+    const purgedLinks = await purgeDeadSetPasswordLinks(tx, now);
     return {
       ran: true,
-      sessions: purgedSessions.length,
-      loginFailures: purgedFailures.length,
-      resetTokens: purgedResetTokens.length,
-      setPasswordLinks: purgedLinks.length,
+      sessions: purgedSessions,
+      loginFailures: purgedFailures,
+      resetTokens: purgedResetTokens,
+      setPasswordLinks: purgedLinks,
     };
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { SET_PASSWORD_LINK_HOURS, type StaffAccount, type StaffRole } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -426,4 +426,13 @@ export async function changeStaffPassword(
     return true;
   });
   if (!changed) throw wrongPassword();
+}
+
+/** Deletes set-password links that were used or expired (the retention job, decision 014). */
+export async function purgeDeadSetPasswordLinks(tx: Db, now: Date): Promise<number> {
+  const purged = await tx
+    .delete(staffPasswordTokens)
+    .where(or(isNotNull(staffPasswordTokens.usedAt), lt(staffPasswordTokens.expiresAt, now)))
+    .returning({ tokenHash: staffPasswordTokens.tokenHash });
+  return purged.length;
 }
