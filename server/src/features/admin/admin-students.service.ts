@@ -101,9 +101,8 @@ export async function listAdminStudents(
  */
 export async function getStudentDetail(
   db: Db,
-  auth: Auth,
+  { auth, clock = systemClock }: { auth: Auth; clock?: Clock },
   studentId: number,
-  clock: Clock = systemClock,
 ): Promise<AdminStudent> {
   // The admin page's own wording for a student it cannot show (missing or outside the scope).
   const notFoundMessage = 'Error getting student details';

@@ -9,5 +9,7 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps
   serve(app, adminStudentsApi.list, ANY_STAFF, async ({ query, auth }) => listAdminStudents(db, auth, query));
 
   // Every staff role sees a student's detail, within its court scope (404 outside it).
-  serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) => getStudentDetail(db, auth, params.id, clock));
+  serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) =>
+    getStudentDetail(db, { auth, clock }, params.id),
+  );
 }

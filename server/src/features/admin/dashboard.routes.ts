@@ -9,5 +9,5 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, clock }: App
   // school's (decision 011).
   serve(app, dashboardApi.stats, staffRoles('super_admin', 'admin', 'clerk'), async () => getAdminStats(db, clock));
   // Every staff member; a court-limited admin or clerk gets their own court's row only.
-  serve(app, dashboardApi.report, ANY_STAFF, async ({ auth }) => getAdminReport(db, clock, auth));
+  serve(app, dashboardApi.report, ANY_STAFF, async ({ auth }) => getAdminReport(db, { clock, auth }));
 }

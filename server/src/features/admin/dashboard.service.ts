@@ -83,8 +83,7 @@ export async function getAdminStats(db: Db, clock: Clock): Promise<Stat[]> {
  */
 export async function getAdminReport(
   db: Db,
-  clock: Clock,
-  auth: Extract<Auth, { kind: 'staff' }>,
+  { clock, auth }: { clock: Clock; auth: Extract<Auth, { kind: 'staff' }> },
 ): Promise<ReportRow[]> {
   const now = clock.now();
   const completedWithin = (days: number) => count(within(students.completedAt, daysBefore(now, days), now));

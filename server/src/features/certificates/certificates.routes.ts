@@ -23,11 +23,15 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
 
   // Spec 7: the student's call after a final pass, or (?noEmail=1) a super_admin's new certificate.
   serve(app, certificatesApi.issue, SIGNED_IN, async ({ query, body, auth }) =>
-    issueCertificateFor(db, context, auth, {
-      studentId: body.studentId,
-      noEmail: query.noEmail === '1',
-      completionDate: body.completionDate,
-    }),
+    issueCertificateFor(
+      db,
+      { ...context, auth },
+      {
+        studentId: body.studentId,
+        noEmail: query.noEmail === '1',
+        completionDate: body.completionDate,
+      },
+    ),
   );
 
   serve(app, certificatesApi.latest, SIGNED_IN, async ({ params, auth }) => {
@@ -44,7 +48,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   // Decision 010: an admin sends a certificate email again, from the dead letter or to repeat it.
   // The roles come from the contract, which the admin student page reads to show its Resend.
   serve(app, certificatesApi.resendDelivery, staffRoles(...RESEND_DELIVERY_ROLES), async ({ params, auth }) => {
-    await resendDeliveryFor(db, clock, auth, params.id);
+    await resendDeliveryFor(db, { clock, auth }, { deliveryId: params.id });
     return { status: 'queued' as const };
   });
 

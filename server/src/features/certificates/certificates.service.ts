@@ -217,8 +217,7 @@ export async function getLatestCertificateOf(db: Db, studentId: number): Promise
  */
 export async function issueCertificateFor(
   db: Db,
-  context: IssueContext,
-  auth: Auth,
+  { auth, ...context }: IssueContext & { auth: Auth },
   input: { studentId: number; noEmail: boolean; completionDate?: string | undefined },
 ): Promise<Certificate> {
   const student = await getVisibleStudent(db, auth, input.studentId);

@@ -772,7 +772,7 @@ describe('certificate delivery by email', () => {
     expect(mailTo(student.email)).toEqual([]);
 
     const admin = await createStaff(t.db, { role: 'admin' });
-    await resendDelivery(t.db, t.clock, deadLetters[0]!.id, admin.id);
+    await resendDelivery(t.db, { clock: t.clock, staffId: admin.id }, { deliveryId: deadLetters[0]!.id });
     const [resent] = await deliveriesOf(t.db, student.certificate.id);
     expect(resent?.status).toBe('queued');
     expect(await deliver()).toBe(1);

@@ -156,17 +156,20 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
  */
 export async function resendDeliveryFor(
   db: Db,
-  clock: Clock,
-  auth: Extract<Auth, { kind: 'staff' }>,
-  deliveryId: number,
+  context: { clock: Clock; auth: Extract<Auth, { kind: 'staff' }> },
+  input: { deliveryId: number },
 ): Promise<void> {
-  const owner = await findDeliveryOwner(db, deliveryId);
-  if (!owner || !canSeeStudent(auth, owner)) throw notFound('No such delivery.');
-  await resendDelivery(db, clock, deliveryId, auth.staffId);
+  const owner = await findDeliveryOwner(db, input.deliveryId);
+  if (!owner || !canSeeStudent(context.auth, owner)) throw notFound('No such delivery.');
+  await resendDelivery(db, { clock: context.clock, staffId: context.auth.staffId }, input);
 }
 
 /** An admin sends a delivery again (from the dead-letter state, or to repeat a sent one). */
-export async function resendDelivery(db: Db, clock: Clock, deliveryId: number, staffId: number): Promise<void> {
+export async function resendDelivery(
+  db: Db,
+  { clock, staffId }: { clock: Clock; staffId: number },
+  { deliveryId }: { deliveryId: number },
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [before] = await tx
       .select({ status: certificateDeliveries.status, attempts: certificateDeliveries.attempts })

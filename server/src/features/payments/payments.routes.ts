@@ -20,7 +20,10 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   // Public (spec 7: /public/...): the payment page runs with no session. They reveal nothing
   // personal: a price, a client secret for the card form, and a yes/no on a payment.
   serve(app, paymentsApi.amount, PUBLIC, async ({ params }) => ({
-    paymentAmount: await getPaymentAmount(db, params.studentId, config.coursePriceCents),
+    paymentAmount: await getPaymentAmount(db, {
+      studentId: params.studentId,
+      defaultPriceCents: config.coursePriceCents,
+    }),
   }));
 
   serve(app, paymentsApi.createIntent, PUBLIC, async ({ body }) => {
@@ -37,7 +40,11 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   serve(app, paymentsApi.markPaid, PUBLIC, async ({ body }) => {
-    const { studentId } = await fulfilPaymentFromBrowser(db, clock, payments, body.paymentIntent);
+    const { studentId } = await fulfilPaymentFromBrowser(
+      db,
+      { clock, provider: payments },
+      { paymentIntentId: body.paymentIntent },
+    );
     return { status: 'PAID' as const, studentId };
   });
 
@@ -61,10 +68,14 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     scope.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       try {
-        return await handlePaymentWebhook(db, clock, payments, {
-          rawBody: request.body as Buffer,
-          signature: typeof signature === 'string' ? signature : undefined,
-        });
+        return await handlePaymentWebhook(
+          db,
+          { clock, provider: payments },
+          {
+            rawBody: request.body as Buffer,
+            signature: typeof signature === 'string' ? signature : undefined,
+          },
+        );
       } catch (error) {
         if (error instanceof WebhookSignatureError) throw badRequest('The webhook signature could not be verified.');
         throw error;

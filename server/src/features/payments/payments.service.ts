@@ -30,9 +30,12 @@ async function getActiveStudent(db: Db, studentId: number) {
 }
 
 /** Spec 9: amounts are cents. The student's court may override the school's price. */
-export async function getPaymentAmount(db: Db, studentId: number, defaultPriceCents: number): Promise<number> {
-  const student = await getActiveStudent(db, studentId);
-  return student.courtPrice ?? defaultPriceCents;
+export async function getPaymentAmount(
+  db: Db,
+  input: { studentId: number; defaultPriceCents: number },
+): Promise<number> {
+  const student = await getActiveStudent(db, input.studentId);
+  return student.courtPrice ?? input.defaultPriceCents;
 }
 
 /**
@@ -104,8 +107,7 @@ export async function preparePaymentIntent(
  */
 export async function fulfilPayment(
   db: Db,
-  clock: Clock,
-  provider: PaymentProvider,
+  { clock, provider }: { clock: Clock; provider: PaymentProvider },
   intent: ProviderIntent,
 ): Promise<{ studentId: number }> {
   if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
@@ -145,13 +147,12 @@ export async function fulfilPayment(
 /** Spec 4: the browser's "mark as paid" after the redirect is a hint; the provider has the last word. */
 export async function fulfilPaymentFromBrowser(
   db: Db,
-  clock: Clock,
-  provider: PaymentProvider,
-  paymentIntentId: string,
+  context: { clock: Clock; provider: PaymentProvider },
+  input: { paymentIntentId: string },
 ): Promise<{ studentId: number }> {
-  const intent = await provider.retrieveIntent(paymentIntentId);
+  const intent = await context.provider.retrieveIntent(input.paymentIntentId);
   if (!intent) throw notFound('No such payment.');
-  return fulfilPayment(db, clock, provider, intent);
+  return fulfilPayment(db, context, intent);
 }
 
 /**
@@ -161,8 +162,7 @@ export async function fulfilPaymentFromBrowser(
  */
 export async function handlePaymentWebhook(
   db: Db,
-  clock: Clock,
-  provider: PaymentProvider,
+  { clock, provider }: { clock: Clock; provider: PaymentProvider },
   delivery: { rawBody: Buffer; signature: string | undefined },
 ): Promise<{ handled: 'fulfilled' | 'duplicate' | 'ignored' }> {
   const event = provider.parseWebhook(delivery.rawBody, delivery.signature);
@@ -175,7 +175,7 @@ export async function handlePaymentWebhook(
     if (!fresh) return { handled: 'duplicate' as const };
     if (event.type !== 'payment_intent.succeeded' || !event.intent) return { handled: 'ignored' as const };
     try {
-      await fulfilPayment(tx, clock, provider, event.intent);
+      await fulfilPayment(tx, { clock, provider }, event.intent);
       return { handled: 'fulfilled' as const };
     } catch (error) {
       if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') return { handled: 'ignored' as const };

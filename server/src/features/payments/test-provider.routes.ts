@@ -29,7 +29,7 @@ export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, 
         ? new AppError('CARD_DECLINED', message, { ...details, type })
         : new AppError('CARD_DETAILS_INVALID', message, { ...details, type });
     }
-    if (result.intent.status === 'succeeded') await fulfilPayment(db, clock, provider, result.intent);
+    if (result.intent.status === 'succeeded') await fulfilPayment(db, { clock, provider }, result.intent);
     // As Stripe's confirmPayment does, the browser goes back to the return page with these three.
     const query = new URLSearchParams({
       payment_intent: result.intent.id,

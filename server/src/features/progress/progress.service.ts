@@ -46,7 +46,7 @@ export async function completeModule(
     .where(eq(modules.id, input.moduleId));
   if (!module) throw notFound('No such module.');
   await assertChapterOpen(db, input.studentId, module.chapterId);
-  await assertSeatTimeMet(db, input.studentId, { kind: 'module', moduleId: input.moduleId });
+  await assertSeatTimeMet(db, { studentId: input.studentId, scope: { kind: 'module', moduleId: input.moduleId } });
   await db
     .insert(moduleCompletions)
     .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: context.clock.now() })

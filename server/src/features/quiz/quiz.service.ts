@@ -115,11 +115,10 @@ async function drawAttempt(
   }
   await assertChapterOpen(db, studentId, chapterId);
   if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
-  await assertSeatTimeMet(
-    db,
+  await assertSeatTimeMet(db, {
     studentId,
-    chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
-  );
+    scope: chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
+  });
   // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
   const rules = quizRulesFor(profile.rules, chapterId);
 

@@ -16,7 +16,11 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
   // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
   serve(app, registrationApi.register, PUBLIC, async ({ body, request }) => {
     const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
-    return registerStudent(db, clock, body, enrolledBy, config.schoolTimeZone, request.ip);
+    return registerStudent(
+      db,
+      { clock, enrolledByStaffId: enrolledBy, schoolTimeZone: config.schoolTimeZone, ip: request.ip },
+      body,
+    );
   });
 
   // Public, but proven by the reset token the duplicate registration handed out (decision 004).

@@ -49,12 +49,17 @@ export function findManualEnrolmentStaffId(auth: Auth | null): number | null {
  */
 export async function registerStudent(
   db: Db,
-  clock: Clock,
+  context: {
+    clock: Clock;
+    /** The staff member enrolling the student by hand (spec 7), or null for the student's own. */
+    enrolledByStaffId: number | null;
+    schoolTimeZone: string;
+    /** The caller's address, for the duplicate-probe throttle. */
+    ip: string;
+  },
   input: Registration,
-  enrolledByStaffId: number | null,
-  schoolTimeZone: string,
-  ip: string,
 ): Promise<{ studentId: number }> {
+  const { clock, enrolledByStaffId, schoolTimeZone, ip } = context;
   const dob = parseDateOfBirth(input.dob, clock.now());
   if (!dob) throw badRequest('Date of birth is not a valid date.');
   let courtDueDate: string | null = null;

@@ -203,7 +203,10 @@ const WHERE_TEXT: Record<SeatTimeScope['kind'], string> = {
  * SEAT_TIME_REQUIRED with the seconds still required). Under a minimum of 0 nothing is read
  * beyond the student's profile.
  */
-export async function assertSeatTimeMet(db: Db, studentId: number, scope: SeatTimeScope): Promise<void> {
+export async function assertSeatTimeMet(
+  db: Db,
+  { studentId, scope }: { studentId: number; scope: SeatTimeScope },
+): Promise<void> {
   const { seatTime } = (await getStudentProfile(db, studentId)).rules;
   const minutes =
     scope.kind === 'module'

@@ -24,7 +24,7 @@ export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
     staffApi.changePassword,
     ANY_STAFF,
     async ({ body, auth, request }) => {
-      await changeStaffPassword(db, clock, auth, { ...body, ip: request.ip });
+      await changeStaffPassword(db, { clock, auth, ip: request.ip }, body);
       return { status: 'SUCCESS' as const };
     },
     { rateLimit: PASSWORD_RATE_LIMIT },
@@ -36,15 +36,15 @@ export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
   serve(app, staffApi.list, superAdmin, async () => listStaffAccounts(db));
 
   serve(app, staffApi.create, superAdmin, async ({ body, auth, request }) =>
-    createStaffAccount(deps, request.log, auth.staffId, body),
+    createStaffAccount(deps, { log: request.log, actorId: auth.staffId }, body),
   );
 
   serve(app, staffApi.update, superAdmin, async ({ params, body, auth }) =>
-    updateStaffAccount(deps, auth.staffId, params.id, body),
+    updateStaffAccount(deps, { actorId: auth.staffId }, { ...body, id: params.id }),
   );
 
   serve(app, staffApi.issueSetPasswordLink, superAdmin, async ({ params, auth, request }) =>
-    issueSetPasswordLink(deps, request.log, auth.staffId, params.id),
+    issueSetPasswordLink(deps, { log: request.log, actorId: auth.staffId }, { id: params.id }),
   );
 
   serve(

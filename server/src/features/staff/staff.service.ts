@@ -199,8 +199,7 @@ export interface StaffAccountInput {
  */
 export async function createStaffAccount(
   deps: MailDeps,
-  log: MailLog,
-  actorId: number,
+  { log, actorId }: { log: MailLog; actorId: number },
   input: StaffAccountInput & { username: string },
 ) {
   const { db, clock, config } = deps;
@@ -256,9 +255,8 @@ const SUPER_ADMIN_LOCK = 'staff:active-super-admins';
  */
 export async function updateStaffAccount(
   deps: Pick<AppDeps, 'db' | 'clock'>,
-  actorId: number,
-  id: number,
-  input: StaffAccountInput & { disabled: boolean },
+  { actorId }: { actorId: number },
+  { id, ...input }: StaffAccountInput & { id: number; disabled: boolean },
 ): Promise<StaffAccount> {
   const { db, clock } = deps;
   await assertCourtRule(db, input.role, input.court_id);
@@ -314,7 +312,11 @@ export async function updateStaffAccount(
 }
 
 /** A super_admin sends a member a new one-time set-password link (a reset, or a lost first link). */
-export async function issueSetPasswordLink(deps: MailDeps, log: MailLog, actorId: number, id: number) {
+export async function issueSetPasswordLink(
+  deps: MailDeps,
+  { log, actorId }: { log: MailLog; actorId: number },
+  { id }: { id: number },
+) {
   const { db, clock, config } = deps;
   const { account, link } = await db.transaction(async (tx) => {
     const found = await findAccount(tx, id);
@@ -391,15 +393,14 @@ export async function setStaffPassword(
  */
 export async function changeStaffPassword(
   db: Db,
-  clock: Clock,
-  auth: { staffId: number; tokenHash: string },
-  input: { userId: number; currentPw: string; newPw: string; ip: string },
+  { clock, auth, ip }: { clock: Clock; auth: { staffId: number; tokenHash: string }; ip: string },
+  input: { userId: number; currentPw: string; newPw: string },
 ): Promise<void> {
   if (input.userId !== auth.staffId) throw forbidden('You can only change your own password.');
   const who = {
     scope: 'admin',
     subject: staffAccountThrottleSubject(auth.staffId),
-    ip: input.ip,
+    ip,
     tooManyMessage: 'Too many failed attempts. Please wait 15 minutes and try again.',
   } as const;
   const changed = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {

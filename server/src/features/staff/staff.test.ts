@@ -694,8 +694,8 @@ describe('the last active super_admin', () => {
 
     // Both passed the route's role check before either change was made.
     const results = await Promise.allSettled([
-      updateStaffAccount(t, first.id, second.id, demote(second)),
-      updateStaffAccount(t, second.id, first.id, demote(first)),
+      updateStaffAccount(t, { actorId: first.id }, { ...demote(second), id: second.id }),
+      updateStaffAccount(t, { actorId: second.id }, { ...demote(first), id: first.id }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((result) => result.status === 'rejected');
@@ -711,7 +711,11 @@ describe('the last active super_admin', () => {
   it('cannot be disabled by anyone, while a super_admin can still disable another one', async () => {
     const someoneElse = await createStaff(t.db, { role: 'admin' });
     await expect(
-      updateStaffAccount(t, someoneElse.id, survivor.id, { ...demote(survivor), role: 'super_admin', disabled: true }),
+      updateStaffAccount(
+        t,
+        { actorId: someoneElse.id },
+        { ...demote(survivor), id: survivor.id, role: 'super_admin', disabled: true },
+      ),
     ).rejects.toMatchObject({ statusCode: 400, message: 'There must always be at least one active super admin.' });
 
     const colleague = await createStaff(t.db, { role: 'super_admin' });
