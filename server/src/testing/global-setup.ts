@@ -34,7 +34,7 @@ export default async function setup(): Promise<void> {
   const database = await openPglite();
   await migrateDatabase(database);
   await loadContent(database.db);
-  const dump = await dumpPglite(database);
+  const dump = await dumpPglite(database, 'none');
   fs.writeFileSync(TEMPLATE_DUMP, Buffer.from(await dump.arrayBuffer()));
   await database.close();
 }
