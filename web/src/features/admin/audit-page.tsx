@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type AuditEntry, auditApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 
 /** A record as it was or became: compact JSON, wrapped to fit a narrow screen. */
@@ -69,55 +70,34 @@ export function AuditPage() {
           <h2 id="audit-heading" className="text-lg font-semibold">
             {t('audit.entries', { total: log.data.total })}
           </h2>
-          <div className="mt-4 overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead className="border-b border-slate-300 text-slate-700">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('audit.when')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('audit.who')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('audit.action')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('audit.what')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('audit.before')}
-                  </th>
-                  <th scope="col" className="py-2 font-semibold">
-                    {t('audit.after')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 align-top">
-                {log.data.rows.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className="py-3 pr-4 whitespace-nowrap">
-                      <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>
-                    </td>
-                    <td className="py-3 pr-4">
-                      <span className="font-semibold text-slate-900">{entry.staff_name}</span>
-                      <span className="block text-slate-700">{entry.staff_username}</span>
-                    </td>
-                    <td className="py-3 pr-4">{t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}</td>
-                    <td className="py-3 pr-4 whitespace-nowrap">
-                      <What entry={entry} />
-                    </td>
-                    <td className="py-3 pr-4">
-                      <Snapshot value={entry.before} />
-                    </td>
-                    <td className="py-3">
-                      <Snapshot value={entry.after} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            variant="roomy"
+            rows={log.data.rows}
+            rowKey={(entry) => entry.id}
+            columns={[
+              {
+                header: t('audit.when'),
+                className: 'whitespace-nowrap',
+                cell: (entry) => <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>,
+              },
+              {
+                header: t('audit.who'),
+                cell: (entry) => (
+                  <>
+                    <span className="font-semibold text-slate-900">{entry.staff_name}</span>
+                    <span className="block text-slate-700">{entry.staff_username}</span>
+                  </>
+                ),
+              },
+              {
+                header: t('audit.action'),
+                cell: (entry) => t(`audit.actions.${entry.action}`, { defaultValue: entry.action }),
+              },
+              { header: t('audit.what'), className: 'whitespace-nowrap', cell: (entry) => <What entry={entry} /> },
+              { header: t('audit.before'), cell: (entry) => <Snapshot value={entry.before} /> },
+              { header: t('audit.after'), cell: (entry) => <Snapshot value={entry.after} /> },
+            ]}
+          />
           <nav aria-label={t('audit.pagination')} className="mt-4 flex flex-wrap items-center gap-3">
             {page > 1 && (
               <Button variant="secondary" onClick={() => goTo(page - 1)}>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type ReportRow, type Stat, type StatName, dashboardApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
 import { CompletionsChart } from './completions-chart.tsx';
@@ -126,47 +127,27 @@ function StatList({ stats }: { stats: Stat[] }) {
 
 function ReportTable({ rows }: { rows: ReportRow[] }) {
   const { t } = useTranslation();
-  const number = 'px-3 py-2 text-right tabular-nums';
+  const number = 'text-right tabular-nums';
+  const count = (key: 'seven_day' | 'thirty_day' | 'sixty_day' | 'ninety_day' | 'total') => (row: ReportRow) =>
+    integerFormat.format(row[key]);
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow">
-      <table className="min-w-full text-sm text-slate-900">
-        <thead className="bg-slate-100 text-left text-slate-800">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              {t('dashboard.columns.court')}
-            </th>
-            <th scope="col" className={`${number} font-semibold`}>
-              {t('dashboard.columns.sevenDay')}
-            </th>
-            <th scope="col" className={`${number} font-semibold`}>
-              {t('dashboard.columns.thirtyDay')}
-            </th>
-            <th scope="col" className={`${number} font-semibold`}>
-              {t('dashboard.columns.sixtyDay')}
-            </th>
-            <th scope="col" className={`${number} font-semibold`}>
-              {t('dashboard.columns.ninetyDay')}
-            </th>
-            <th scope="col" className={`${number} font-semibold`}>
-              {t('dashboard.columns.total')}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {rows.map((row) => (
-            <tr key={row.court_id}>
-              <th scope="row" className="px-3 py-2 text-left font-medium">
-                {row.court_name}
-              </th>
-              <td className={number}>{integerFormat.format(row.seven_day)}</td>
-              <td className={number}>{integerFormat.format(row.thirty_day)}</td>
-              <td className={number}>{integerFormat.format(row.sixty_day)}</td>
-              <td className={number}>{integerFormat.format(row.ninety_day)}</td>
-              <td className={number}>{integerFormat.format(row.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      variant="boxed"
+      rows={rows}
+      rowKey={(row) => row.court_id}
+      columns={[
+        {
+          header: t('dashboard.columns.court'),
+          rowHeader: true,
+          className: 'font-medium',
+          cell: (row) => row.court_name,
+        },
+        { header: t('dashboard.columns.sevenDay'), className: number, cell: count('seven_day') },
+        { header: t('dashboard.columns.thirtyDay'), className: number, cell: count('thirty_day') },
+        { header: t('dashboard.columns.sixtyDay'), className: number, cell: count('sixty_day') },
+        { header: t('dashboard.columns.ninetyDay'), className: number, cell: count('ninety_day') },
+        { header: t('dashboard.columns.total'), className: number, cell: count('total') },
+      ]}
+    />
   );
 }

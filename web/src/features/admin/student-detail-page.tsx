@@ -14,6 +14,7 @@ import {
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useStoredUser } from '../../lib/session.ts';
@@ -48,52 +49,42 @@ function AttemptsSection({ attempts }: { attempts: AdminStudent['attempts'] }) {
       {byChapter.length === 0 ? (
         <p className="mt-2 text-slate-700">{t('adminStudent.noAttempts')}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="text-slate-800">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('adminStudent.attempt.chapter')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('adminStudent.attempt.submitted')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('adminStudent.attempt.score')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('adminStudent.attempt.result')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 text-slate-900">
-              {byChapter.map((attempt, index) => (
-                <tr key={`${String(attempt.chapter_id)}-${attempt.submitted_at ?? String(index)}`}>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    {attempt.chapter_id === FINAL_EXAM_CHAPTER
-                      ? t('adminStudent.attempt.finalExam')
-                      : t('adminStudent.attempt.chapterNumber', { number: attempt.chapter_id })}
-                  </td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    {attempt.submitted_at ? formatShortUsDate(attempt.submitted_at) : ''}
-                  </td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    {attempt.score === null
-                      ? ''
-                      : t('adminStudent.attempt.scoreOf', { score: attempt.score, total: attempt.total })}
-                  </td>
-                  <td className="py-2 pr-4">
-                    {attempt.passed === null
-                      ? ''
-                      : attempt.passed
-                        ? t('adminStudent.attempt.passed')
-                        : t('adminStudent.attempt.failed')}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={byChapter}
+          rowKey={(attempt, index) => `${String(attempt.chapter_id)}-${attempt.submitted_at ?? String(index)}`}
+          columns={[
+            {
+              header: t('adminStudent.attempt.chapter'),
+              className: 'whitespace-nowrap',
+              cell: (attempt) =>
+                attempt.chapter_id === FINAL_EXAM_CHAPTER
+                  ? t('adminStudent.attempt.finalExam')
+                  : t('adminStudent.attempt.chapterNumber', { number: attempt.chapter_id }),
+            },
+            {
+              header: t('adminStudent.attempt.submitted'),
+              className: 'whitespace-nowrap',
+              cell: (attempt) => (attempt.submitted_at ? formatShortUsDate(attempt.submitted_at) : ''),
+            },
+            {
+              header: t('adminStudent.attempt.score'),
+              className: 'whitespace-nowrap',
+              cell: (attempt) =>
+                attempt.score === null
+                  ? ''
+                  : t('adminStudent.attempt.scoreOf', { score: attempt.score, total: attempt.total }),
+            },
+            {
+              header: t('adminStudent.attempt.result'),
+              cell: (attempt) =>
+                attempt.passed === null
+                  ? ''
+                  : attempt.passed
+                    ? t('adminStudent.attempt.passed')
+                    : t('adminStudent.attempt.failed'),
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminIdentity } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { formatMoment } from '../rules/rules-messages.tsx';
 
 /**
@@ -44,36 +45,23 @@ export function StudentIdentitySection({
       {identity.checks.length === 0 ? (
         <p className="mt-2 text-slate-700">{t('identity.admin.none')}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="text-slate-800">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('identity.admin.asked')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('identity.admin.question')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('identity.admin.reason')}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {t('identity.admin.outcome')}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 text-slate-900">
-              {identity.checks.map((check, index) => (
-                <tr key={`${check.asked_at}-${String(index)}`}>
-                  <td className="py-2 pr-4 whitespace-nowrap">{formatMoment(check.asked_at)}</td>
-                  <td className="py-2 pr-4">{t(`identity.admin.source.${check.source}`)}</td>
-                  <td className="py-2 pr-4">{t(`identity.admin.reasons.${check.reason}`)}</td>
-                  <td className="py-2 pr-4">{t(`identity.admin.outcomes.${check.outcome ?? 'open'}`)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={identity.checks}
+          rowKey={(check, index) => `${check.asked_at}-${String(index)}`}
+          columns={[
+            {
+              header: t('identity.admin.asked'),
+              className: 'whitespace-nowrap',
+              cell: (check) => formatMoment(check.asked_at),
+            },
+            { header: t('identity.admin.question'), cell: (check) => t(`identity.admin.source.${check.source}`) },
+            { header: t('identity.admin.reason'), cell: (check) => t(`identity.admin.reasons.${check.reason}`) },
+            {
+              header: t('identity.admin.outcome'),
+              cell: (check) => t(`identity.admin.outcomes.${check.outcome ?? 'open'}`),
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminStudent } from '@ts/contract';
+import { DataTable } from '../../components/data-table.tsx';
 import { formatDuration } from '../course/seat-time.tsx';
 import { formatMoment } from '../rules/rules-messages.tsx';
 
@@ -18,41 +19,28 @@ export function StudentSeatTimeSection({ seatTime }: { seatTime: AdminStudent['s
         {t('seatTime.admin.heading')}
       </h2>
       <p className="mt-1 text-sm text-slate-700">{t('seatTime.admin.intro')}</p>
-      <div className="mt-2 overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <thead className="text-slate-800">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                {t('seatTime.admin.part')}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                {t('seatTime.admin.counted')}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                {t('seatTime.admin.required')}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 text-slate-900">
-            {seatTime.chapters.map((chapter) => (
-              <tr key={chapter.chapter_id}>
-                <th scope="row" className="py-2 pr-4 font-normal">
-                  {t('seatTime.admin.chapter', { number: chapter.chapter_id })}
-                </th>
-                <td className="py-2 pr-4">{formatDuration(chapter.counted_seconds, t)}</td>
-                <td className="py-2 pr-4">{required(chapter.required_seconds)}</td>
-              </tr>
-            ))}
-            <tr>
-              <th scope="row" className="py-2 pr-4 font-semibold">
-                {t('seatTime.admin.course')}
-              </th>
-              <td className="py-2 pr-4 font-semibold">{formatDuration(seatTime.counted_seconds, t)}</td>
-              <td className="py-2 pr-4 font-semibold">{required(seatTime.required_seconds)}</td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={seatTime.chapters}
+        rowKey={(chapter) => chapter.chapter_id}
+        columns={[
+          {
+            header: t('seatTime.admin.part'),
+            rowHeader: true,
+            cell: (chapter) => t('seatTime.admin.chapter', { number: chapter.chapter_id }),
+          },
+          { header: t('seatTime.admin.counted'), cell: (chapter) => formatDuration(chapter.counted_seconds, t) },
+          { header: t('seatTime.admin.required'), cell: (chapter) => required(chapter.required_seconds) },
+        ]}
+        footer={
+          <tr>
+            <th scope="row" className="py-2 pr-4 font-semibold">
+              {t('seatTime.admin.course')}
+            </th>
+            <td className="py-2 pr-4 font-semibold">{formatDuration(seatTime.counted_seconds, t)}</td>
+            <td className="py-2 pr-4 font-semibold">{required(seatTime.required_seconds)}</td>
+          </tr>
+        }
+      />
       {seatTime.first_activity_at && seatTime.last_activity_at && (
         <ul className="mt-3 space-y-1 text-sm text-slate-700">
           <li>{t('seatTime.admin.firstActivity', { time: formatMoment(seatTime.first_activity_at) })}</li>

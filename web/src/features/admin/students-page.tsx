@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { type AdminStudentRow, adminStudentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
@@ -119,63 +120,58 @@ export function StudentsPage() {
           {data.rows.length === 0 ? (
             <p className="text-slate-700">{t('adminStudents.noStudents')}</p>
           ) : (
-            <div className="overflow-x-auto rounded-lg bg-white shadow">
-              <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-                <caption className="sr-only">{t('admin.pages.students')}</caption>
-                <thead className="bg-slate-50 text-slate-800">
-                  <tr>
-                    {(
-                      [
-                        'id',
-                        'first_name',
-                        'last_name',
-                        'email',
-                        'dl_number',
-                        'court_name',
-                        'completed_at',
-                        'created_at_formatted',
-                      ] as const
-                    ).map((column) => (
-                      <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
-                        {t(`adminStudents.columns.${column}`)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200 text-slate-900">
-                  {data.rows.map((student) => (
-                    <tr
-                      key={student.id}
-                      className="cursor-pointer hover:bg-slate-50"
-                      onClick={(event) => {
-                        // The name link navigates by itself (and is what the keyboard reaches).
-                        if ((event.target as HTMLElement).closest('a')) return;
-                        openStudent(student);
-                      }}
+            <DataTable
+              variant="boxed"
+              caption={t('admin.pages.students')}
+              rows={data.rows}
+              rowKey={(student) => student.id}
+              rowProps={(student) => ({
+                className: 'cursor-pointer hover:bg-slate-50',
+                onClick: (event) => {
+                  // The name link navigates by itself (and is what the keyboard reaches).
+                  if ((event.target as HTMLElement).closest('a')) return;
+                  openStudent(student);
+                },
+              })}
+              columns={[
+                { header: t('adminStudents.columns.id'), cell: (student) => student.id },
+                {
+                  header: t('adminStudents.columns.first_name'),
+                  cell: (student) => (
+                    <Link
+                      to={`/admin/students/${String(student.id)}`}
+                      state={{ student }}
+                      className="font-semibold text-blue-800 underline"
                     >
-                      <td className="px-3 py-2">{student.id}</td>
-                      <td className="px-3 py-2">
-                        <Link
-                          to={`/admin/students/${String(student.id)}`}
-                          state={{ student }}
-                          className="font-semibold text-blue-800 underline"
-                        >
-                          {student.first_name}
-                        </Link>
-                      </td>
-                      <td className="px-3 py-2">{student.last_name}</td>
-                      <td className="px-3 py-2 whitespace-nowrap">{student.email}</td>
-                      <td className="px-3 py-2 whitespace-nowrap">{student.dl_number}</td>
-                      <td className="px-3 py-2">{student.court_name}</td>
-                      <td className="px-3 py-2 whitespace-nowrap">
-                        {student.completed_at ? formatShortUsDate(student.completed_at) : t('adminStudent.inProgress')}
-                      </td>
-                      <td className="px-3 py-2 whitespace-nowrap">{student.created_at_formatted}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      {student.first_name}
+                    </Link>
+                  ),
+                },
+                { header: t('adminStudents.columns.last_name'), cell: (student) => student.last_name },
+                {
+                  header: t('adminStudents.columns.email'),
+                  className: 'whitespace-nowrap',
+                  cell: (student) => student.email,
+                },
+                {
+                  header: t('adminStudents.columns.dl_number'),
+                  className: 'whitespace-nowrap',
+                  cell: (student) => student.dl_number,
+                },
+                { header: t('adminStudents.columns.court_name'), cell: (student) => student.court_name },
+                {
+                  header: t('adminStudents.columns.completed_at'),
+                  className: 'whitespace-nowrap',
+                  cell: (student) =>
+                    student.completed_at ? formatShortUsDate(student.completed_at) : t('adminStudent.inProgress'),
+                },
+                {
+                  header: t('adminStudents.columns.created_at_formatted'),
+                  className: 'whitespace-nowrap',
+                  cell: (student) => student.created_at_formatted,
+                },
+              ]}
+            />
           )}
           <nav aria-label={t('adminStudents.pagination')} className="flex flex-wrap items-center gap-3">
             {page > 1 && (

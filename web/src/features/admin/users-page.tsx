@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SET_PASSWORD_LINK_HOURS, type Court, type EndpointOutput, type StaffAccount, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
@@ -334,82 +335,60 @@ export function UsersPage() {
           </div>
         )}
         {accounts.data && (
-          <div className="relative mt-4 overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead className="border-b border-slate-300 text-slate-700">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.name')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.username')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.email')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.role')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.court')}
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    {t('users.status')}
-                  </th>
-                  <th scope="col" className="py-2 font-semibold">
-                    {t('users.actions')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {accounts.data.map((account) => {
-                  const status = statusOf(account);
-                  return (
-                    <tr key={account.id}>
-                      <th scope="row" className="py-3 pr-4 font-semibold text-slate-900">
-                        {account.name}
-                      </th>
-                      <td className="py-3 pr-4">{account.username}</td>
-                      <td className="py-3 pr-4 whitespace-nowrap">{account.email}</td>
-                      <td className="py-3 pr-4">{t(`users.roles.${account.role}`)}</td>
-                      <td className="py-3 pr-4">{account.court_name ?? t('users.allCourtsShort')}</td>
-                      <td className="py-3 pr-4">
-                        <span className={`rounded-full px-2.5 py-1 font-semibold ${STATUS_STYLES[status]}`}>
-                          {t(`users.statuses.${status}`)}
-                        </span>
-                      </td>
-                      <td className="py-3">
-                        <div className="flex flex-wrap gap-x-4 gap-y-1">
-                          <button
-                            type="button"
-                            className="font-semibold text-blue-800 underline"
-                            onClick={() => {
-                              setNotice(null);
-                              setEditing(account);
-                            }}
-                          >
-                            {t('users.edit')}
-                            <span className="sr-only"> {account.name}</span>
-                          </button>
-                          {status !== 'disabled' && (
-                            <button
-                              type="button"
-                              className="font-semibold text-blue-800 underline disabled:text-slate-500"
-                              disabled={sendingFor === account.id}
-                              onClick={() => void sendLink(account)}
-                            >
-                              {t('users.sendLink')}
-                              <span className="sr-only"> ({account.name})</span>
-                            </button>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            variant="roomy"
+            rows={accounts.data}
+            rowKey={(account) => account.id}
+            columns={[
+              {
+                header: t('users.name'),
+                rowHeader: true,
+                className: 'font-semibold text-slate-900',
+                cell: (account) => account.name,
+              },
+              { header: t('users.username'), cell: (account) => account.username },
+              { header: t('users.email'), className: 'whitespace-nowrap', cell: (account) => account.email },
+              { header: t('users.role'), cell: (account) => t(`users.roles.${account.role}`) },
+              { header: t('users.court'), cell: (account) => account.court_name ?? t('users.allCourtsShort') },
+              {
+                header: t('users.status'),
+                cell: (account) => (
+                  <span className={`rounded-full px-2.5 py-1 font-semibold ${STATUS_STYLES[statusOf(account)]}`}>
+                    {t(`users.statuses.${statusOf(account)}`)}
+                  </span>
+                ),
+              },
+              {
+                header: t('users.actions'),
+                cell: (account) => (
+                  <div className="flex flex-wrap gap-x-4 gap-y-1">
+                    <button
+                      type="button"
+                      className="font-semibold text-blue-800 underline"
+                      onClick={() => {
+                        setNotice(null);
+                        setEditing(account);
+                      }}
+                    >
+                      {t('users.edit')}
+                      <span className="sr-only"> {account.name}</span>
+                    </button>
+                    {statusOf(account) !== 'disabled' && (
+                      <button
+                        type="button"
+                        className="font-semibold text-blue-800 underline disabled:text-slate-500"
+                        disabled={sendingFor === account.id}
+                        onClick={() => void sendLink(account)}
+                      >
+                        {t('users.sendLink')}
+                        <span className="sr-only"> ({account.name})</span>
+                      </button>
+                    )}
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
 
