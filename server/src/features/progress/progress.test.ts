@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { type ApiClient, apiClient, passChapter } from '../../testing/course.ts';
+import { createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
+
+describe('course progress: chapter order, modules before a quiz, chapter completion', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function paidStudent(): Promise<{ id: number; client: ApiClient }> {
+    const student = await createStudent(t.db);
+    await markStudentPaid(t.db, student.id);
+    return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
+  }
+
+  it('keeps chapters in order: a later quiz, a module of a later chapter, and the final are refused', async () => {
+    const { id, client } = await paidStudent();
+    const chapterTwo = await client.get('/api/quiz/questions/2');
+    expect(chapterTwo.statusCode).toBe(409);
+    expect(chapterTwo.json().error.code).toBe('CHAPTER_LOCKED');
+
+    const [moduleOfTwo] = (await client.get('/api/content/modules/2')).json<{ id: number }[]>();
+    const early = await client.post('/api/students/moduleComplete', { studentId: id, moduleId: moduleOfTwo!.id });
+    expect(early.statusCode).toBe(409);
+
+    const final = await client.get(`/api/quiz/finalExamQuestions/${String(id)}`);
+    expect(final.statusCode).toBe(409);
+    expect(final.json().error.message).toBe('You must complete all the chapters before taking the final exam!');
+  });
+
+  it('opens a chapter quiz only when every module of the chapter is marked complete', async () => {
+    const { client } = await paidStudent();
+    const response = await client.get('/api/quiz/questions/1');
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('MODULES_INCOMPLETE');
+  });
+
+  it('refuses chapterComplete without a passing attempt, and repeats it harmlessly after one', async () => {
+    const { id, client } = await paidStudent();
+    const early = await client.post('/api/students/chapterComplete', { studentId: id, chapterId: 1 });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('QUIZ_NOT_PASSED');
+    await passChapter(client, t.db, id, 1);
+    for (let i = 0; i < 2; i++) {
+      const again = await client.post('/api/students/chapterComplete', { studentId: id, chapterId: 1 });
+      expect(again.statusCode).toBe(200);
+    }
+    expect((await client.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([1]);
+  });
+});
