@@ -4,13 +4,13 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import {
   EMPTY_REGISTRATION,
   findRegistrationProblem,
   RegistrationFields,
+  RegistrationFormEnd,
   type RegistrationFormValues,
   toRegistration,
 } from '../registration/registration-form.tsx';
@@ -80,21 +80,12 @@ export function StudentSignUpPage() {
         className="grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2"
       >
         <RegistrationFields register={register} control={control} courts={courts.data} />
-        {courts.isError && (
-          <div className="sm:col-span-2">
-            <Alert>{t('register.courtsError')}</Alert>
-          </div>
-        )}
-        {error && (
-          <div className="sm:col-span-2">
-            <Alert>{error}</Alert>
-          </div>
-        )}
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-            {submitting ? t('common.loading') : t('signUp.submit')}
-          </Button>
-        </div>
+        <RegistrationFormEnd
+          courtsFailed={courts.isError}
+          error={error}
+          submitting={submitting}
+          submitLabel={t('signUp.submit')}
+        />
       </form>
     </div>
   );

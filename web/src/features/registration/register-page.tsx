@@ -12,6 +12,7 @@ import {
   EMPTY_REGISTRATION,
   findRegistrationProblem,
   RegistrationFields,
+  RegistrationFormEnd,
   type RegistrationFormValues,
   toRegistration,
 } from './registration-form.tsx';
@@ -99,21 +100,12 @@ export function RegisterPage() {
           courts={courts.data}
           courtPrompt={t('register.selectCourt')}
         />
-        {courts.isError && (
-          <div className="sm:col-span-2">
-            <Alert>{t('register.courtsError')}</Alert>
-          </div>
-        )}
-        {error && (
-          <div className="sm:col-span-2">
-            <Alert>{error}</Alert>
-          </div>
-        )}
-        <div className="sm:col-span-2">
-          <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-            {submitting ? t('common.loading') : t('register.submit')}
-          </Button>
-        </div>
+        <RegistrationFormEnd
+          courtsFailed={courts.isError}
+          error={error}
+          submitting={submitting}
+          submitLabel={t('register.submit')}
+        />
       </form>
       <p className="mt-6 text-center text-slate-700">
         {t('register.haveAccount')}{' '}

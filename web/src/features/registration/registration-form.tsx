@@ -9,6 +9,8 @@ import {
   type Registration,
   US_STATES,
 } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { applyDobMask } from './dob-mask.ts';
 
@@ -143,6 +145,40 @@ export function RegistrationFields({
           />
         )}
       />
+    </>
+  );
+}
+
+/** What follows the fields on both forms: the court list's failure, the form's error, and its button. */
+export function RegistrationFormEnd({
+  courtsFailed,
+  error,
+  submitting,
+  submitLabel,
+}: {
+  courtsFailed: boolean;
+  error: string | null;
+  submitting: boolean;
+  submitLabel: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {courtsFailed && (
+        <div className="sm:col-span-2">
+          <Alert>{t('register.courtsError')}</Alert>
+        </div>
+      )}
+      {error && (
+        <div className="sm:col-span-2">
+          <Alert>{error}</Alert>
+        </div>
+      )}
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
+          {submitting ? t('common.loading') : submitLabel}
+        </Button>
+      </div>
     </>
   );
 }
