@@ -2,6 +2,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { FINAL_EXAM_CHAPTER, type Quiz, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../db/client.ts';
+import { createStudent, markStudentPaid } from './factories.ts';
+import { signInStudent } from './sign-in.ts';
 import {
   answers,
   chapterCompletions,
@@ -170,4 +172,14 @@ export async function recordChapterPassed(
     .insert(chapterCompletions)
     .values({ studentId, chapterId, attemptId: attempt.id, completedAt: at })
     .onConflictDoNothing();
+}
+
+/** A paid student signed in, with a client that sends their session cookie. */
+export async function signInPaidStudent(t: {
+  app: FastifyInstance;
+  db: Db;
+}): Promise<{ id: number; client: ApiClient }> {
+  const student = await createStudent(t.db);
+  await markStudentPaid(t.db, student.id);
+  return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
 }

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient, passChapter } from '../../testing/course.ts';
-import { createStudent, markStudentPaid } from '../../testing/factories.ts';
-import { signInStudent } from '../../testing/sign-in.ts';
+import { passChapter, signInPaidStudent } from '../../testing/course.ts';
 
 describe('course progress: chapter order, modules before a quiz, chapter completion', () => {
   let t: TestApp;
@@ -13,11 +11,7 @@ describe('course progress: chapter order, modules before a quiz, chapter complet
     await t.close();
   });
 
-  async function paidStudent(): Promise<{ id: number; client: ApiClient }> {
-    const student = await createStudent(t.db);
-    await markStudentPaid(t.db, student.id);
-    return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
-  }
+  const paidStudent = () => signInPaidStudent(t);
 
   it('keeps chapters in order: a later quiz, a module of a later chapter, and the final are refused', async () => {
     const { id, client } = await paidStudent();

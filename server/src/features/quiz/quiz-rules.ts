@@ -1,9 +1,8 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type RulesProfile } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../plugins/errors.ts';
+import { listSubmittedAttemptsAt } from './quiz.queries.ts';
 
 /**
  * The limits of one quiz (or of the final, chapter 6) under a student's rules profile (decision
@@ -63,17 +62,7 @@ export async function assertAttemptAllowed(
 ): Promise<void> {
   const { rules } = input;
   if (rules.attempts === null && rules.waitMinutes === 0) return;
-  const submitted = await db
-    .select({ submittedAt: quizAttempts.submittedAt, passed: quizAttempts.passed })
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.studentId, input.studentId),
-        eq(quizAttempts.chapterId, input.chapterId),
-        isNotNull(quizAttempts.submittedAt),
-      ),
-    )
-    .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id));
+  const submitted = await listSubmittedAttemptsAt(db, input);
   if (rules.attempts !== null && submitted.length >= rules.attempts) {
     throw new AppError(
       'NO_ATTEMPTS_LEFT',

@@ -3,17 +3,17 @@ import type { Db } from '../../db/client.ts';
 import { quizAttempts } from '../../db/schema.ts';
 
 /**
- * What other features read of quiz attempts (decision 017: the quiz feature owns the table; the
- * others read it only through these).
+ * The reads of quiz attempts that the quiz's rules and other features share (decision 017: the
+ * quiz feature owns the table; the others read it only through these).
  */
 
-/** The student's latest submitted attempt at a chapter's quiz, or undefined. */
-export async function findLatestSubmittedAttempt(
+/** The student's submitted attempts at a chapter's quiz, newest first. */
+export async function listSubmittedAttemptsAt(
   db: Db,
   input: { studentId: number; chapterId: number },
-): Promise<{ passed: boolean | null } | undefined> {
-  const [latest] = await db
-    .select({ passed: quizAttempts.passed })
+): Promise<{ submittedAt: Date | null; passed: boolean | null }[]> {
+  return db
+    .select({ submittedAt: quizAttempts.submittedAt, passed: quizAttempts.passed })
     .from(quizAttempts)
     .where(
       and(
@@ -22,8 +22,15 @@ export async function findLatestSubmittedAttempt(
         isNotNull(quizAttempts.submittedAt),
       ),
     )
-    .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id))
-    .limit(1);
+    .orderBy(desc(quizAttempts.submittedAt), desc(quizAttempts.id));
+}
+
+/** The student's latest submitted attempt at a chapter's quiz, or undefined. */
+export async function findLatestSubmittedAttempt(
+  db: Db,
+  input: { studentId: number; chapterId: number },
+): Promise<{ passed: boolean | null } | undefined> {
+  const [latest] = await listSubmittedAttemptsAt(db, input);
   return latest;
 }
 

@@ -9,9 +9,10 @@ import {
   apiClient,
   completeModulesOf,
   passChapter,
+  signInPaidStudent,
   takeQuiz,
 } from '../../testing/course.ts';
-import { createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { createStudent } from '../../testing/factories.ts';
 import { signInStudent } from '../../testing/sign-in.ts';
 
 describe('quizzes and the final exam', () => {
@@ -23,11 +24,7 @@ describe('quizzes and the final exam', () => {
     await t.close();
   });
 
-  async function paidStudent(): Promise<{ id: number; client: ApiClient }> {
-    const student = await createStudent(t.db);
-    await markStudentPaid(t.db, student.id);
-    return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
-  }
+  const paidStudent = () => signInPaidStudent(t);
 
   async function drawChapterQuiz(client: ApiClient, chapter: number): Promise<Quiz> {
     const response = await client.get(`/api/quiz/questions/${String(chapter)}`);
