@@ -2,12 +2,17 @@
  * Load scenarios for the API (autocannon, on this machine's loopback only). Each scenario is
  * bounded in time; figures go to bench/README.md. Run: npm run bench
  * BENCH_DATABASE_URL=postgres://... runs them on PostgreSQL instead of PGlite.
+ *
+ * Each scenario is measured against its own anchor, run just before it: a bare Fastify handler
+ * doing one primary-key lookup on the same database (issue 15). The ratio of the two cancels
+ * most of this shared machine's run-to-run noise.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { and, asc, eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { openPglite, openPostgres } from '../server/src/db/client.ts';
@@ -19,7 +24,8 @@ import { createMailer } from '../server/src/platform/mail/mailer.ts';
 import { createPaymentProvider } from '../server/src/platform/payments/index.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 100;
+/** Issue 15 measures at 50 connections; BENCH_CONNECTIONS changes it. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 type Client = { setHeaders(headers: Record<string, string>): void; setBody(body: string): void };
 
@@ -77,9 +83,23 @@ async function main(): Promise<void> {
   if (address === null || typeof address === 'string') throw new Error('no port');
   const base = `http://127.0.0.1:${String(address.port)}`;
 
-  // One registered student with a session, for the signed-in scenario.
+  // One registered, paid student with a session, for the signed-in scenarios.
   const suffix = String(Date.now());
-  const { cookie } = await registerAndSignIn(base, suffix, 1);
+  const { studentId, cookie } = await registerAndSignIn(base, suffix, 1);
+  await database.db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, studentId));
+
+  // The anchor: bare Fastify, no plugins, one primary-key lookup on the same database.
+  const anchor = Fastify({ logger: false });
+  const lookup = database.db
+    .select({ id: students.id, lastName: students.lastName })
+    .from(students)
+    .where(eq(students.id, sql.placeholder('id')))
+    .prepare('bench_anchor_lookup');
+  anchor.get('/lookup', async () => (await lookup.execute({ id: studentId }))[0] ?? null);
+  await anchor.listen({ port: 0, host: '127.0.0.1' });
+  const anchorAddress = anchor.server.address();
+  if (anchorAddress === null || typeof anchorAddress === 'string') throw new Error('no anchor port');
+  const anchorUrl = `http://127.0.0.1:${String(anchorAddress.port)}/lookup`;
 
   // Heartbeats: one paid student per connection, under the 4-hour profile of a Florida court,
   // each on the first module of chapter 1 (the page sends one every 30 s while a student is active).
@@ -109,6 +129,17 @@ async function main(): Promise<void> {
     { name: 'GET /api/public/courts (public list)', path: '/api/public/courts' },
     { name: 'GET /api/health with a session cookie (+ session lookup)', path: '/api/health', headers: { cookie } },
     { name: 'GET /api/me (session lookup + user)', path: '/api/me', headers: { cookie } },
+    { name: 'GET /api/content/chapters (signed-in student)', path: '/api/content/chapters', headers: { cookie } },
+    {
+      name: 'GET /api/content/modules/1?userId= (signed-in student)',
+      path: `/api/content/modules/1?userId=${String(studentId)}`,
+      headers: { cookie },
+    },
+    {
+      name: 'GET /api/students/:id/completedChapters (signed-in student)',
+      path: `/api/students/${String(studentId)}/completedChapters`,
+      headers: { cookie },
+    },
     {
       // Back to back, so after each student's first only one in 5 s is written (the flood guard).
       name: 'POST /api/students/heartbeat back to back (4-hour profile, one student per connection)',
@@ -121,8 +152,11 @@ async function main(): Promise<void> {
       },
     },
   ];
-  console.log(`database: ${database.kind}, ${String(CONNECTIONS)} connections, ${String(DURATION_SECONDS)} s each\n`);
+  console.log(
+    `database: ${database.kind}, ${String(CONNECTIONS)} connections, ${String(DURATION_SECONDS)} s each, every scenario after its own bare-lookup anchor\n`,
+  );
   for (const scenario of scenarios) {
+    const bare = await autocannon({ url: anchorUrl, connections: CONNECTIONS, duration: DURATION_SECONDS });
     const result = await autocannon({
       url: `${base}${scenario.path}`,
       connections: CONNECTIONS,
@@ -132,10 +166,12 @@ async function main(): Promise<void> {
       ...(scenario.setupClient ? { setupClient: scenario.setupClient } : {}),
     });
     const errors = result.errors + result.non2xx;
+    const ratio = result.requests.average / bare.requests.average;
     console.log(
-      `${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${String(result.latency.p50)} ms, p99 ${String(result.latency.p99)} ms, errors ${String(errors)}`,
+      `${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${String(result.latency.p50)} ms, p99 ${String(result.latency.p99)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s; ratio ${ratio.toFixed(2)}`,
     );
   }
+  await anchor.close();
   await app.close();
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
