@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ErrorCode } from '@ts/contract';
 import { ApiError } from './api.ts';
-import i18n from './i18n.ts';
+import { formatDay, formatMoment } from './dates.ts';
 
 /**
  * What a page says for a failed call, in the interface language: the translation of the API's
@@ -24,23 +24,12 @@ function valuesOf(code: ErrorCode, details: Record<string, unknown>): Record<str
     case 'NO_ATTEMPTS_LEFT':
       return { attempts: Number(details.attempts) };
     case 'ATTEMPT_WAIT':
-      return { time: new Date(String(details.opens_at)).toLocaleString(locale(), dateTime) };
+      return { time: formatMoment(String(details.opens_at)) };
     case 'COMPLETION_WINDOW_CLOSED':
-      return {
-        date: new Date(`${String(details.ended_on)}T00:00:00Z`).toLocaleDateString(locale(), {
-          dateStyle: 'long',
-          timeZone: 'UTC',
-        }),
-      };
+      return { date: formatDay(String(details.ended_on)) };
     case 'SEAT_TIME_REQUIRED':
       return { minutes: Math.ceil(Number(details.remainingSeconds) / 60) };
     default:
       return {};
   }
-}
-
-const dateTime = { dateStyle: 'medium', timeStyle: 'short' } as const;
-
-function locale(): string {
-  return i18n.language.startsWith('es') ? 'es-US' : 'en-US';
 }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminIdentity } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
-import { formatMoment } from '../rules/rules-messages.tsx';
+import { formatMoment } from '../../lib/dates.ts';
 
 /**
  * Issue 8: the identity checks a student was asked (oldest first) and the course lock, with

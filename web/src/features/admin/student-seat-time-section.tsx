@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminStudent } from '@ts/contract';
 import { DataTable } from '../../components/data-table.tsx';
 import { formatDuration } from '../course/seat-time.tsx';
-import { formatMoment } from '../rules/rules-messages.tsx';
+import { formatMoment } from '../../lib/dates.ts';
 
 /**
  * Issue 8: the study time the server counted for a student, per chapter and in all, against the

@@ -9,7 +9,8 @@ import { Dialog, DialogActions } from '../../components/dialog.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
-import { formatMoment, useStudentRules } from '../rules/rules-messages.tsx';
+import { formatMoment } from '../../lib/dates.ts';
+import { useStudentRules } from '../rules/rules-messages.tsx';
 
 /**
  * Identity checks (issue 8, decision 012). The server asks a question of the student's own record

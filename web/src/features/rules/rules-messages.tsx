@@ -3,30 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { type ErrorCode, type Quiz, rulesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
+import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { errorText } from '../../lib/error-text.ts';
-import i18n from '../../lib/i18n.ts';
 
 /**
  * What the pages show of a student's rules profile (issue 8, decision 012): the quiz instruction
  * from the profile's numbers, the refusals the server gives (no attempts left, a wait, the window
  * closed) and the deadline warning. Under the default profile nothing here changes a page.
  */
-
-const localeOf = (language: string) => (language.startsWith('es') ? 'es-US' : 'en-US');
-
-/** A calendar day (YYYY-MM-DD) written out in the interface language: "January 30, 2027". */
-export function formatDay(isoDate: string, language: string = i18n.language): string {
-  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString(localeOf(language), {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  });
-}
-
-/** A moment (ISO) as a date and time on the student's own clock: "Jan 23, 2027, 10:00 AM". */
-export function formatMoment(iso: string, language: string = i18n.language): string {
-  return new Date(iso).toLocaleString(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 const RULES_REFUSALS: readonly (ErrorCode | 'UNKNOWN')[] = [
   'NO_ATTEMPTS_LEFT',
@@ -39,19 +24,14 @@ export function isRulesRefusal(error: unknown): error is ApiError {
   return error instanceof ApiError && RULES_REFUSALS.includes(error.code);
 }
 
-/** The words for a rules refusal, in the interface language, or null for any other error. */
+/**
+ * The words for a rules refusal, in the interface language, or null for any other error: the
+ * code's own text (lib/error-text.ts), except that a wait before the final names the final.
+ */
 export function rulesRefusalText(error: unknown, t: TFunction, options: { final?: boolean } = {}): string | null {
   if (!isRulesRefusal(error)) return null;
-  const details = error.details;
-  if (error.code === 'NO_ATTEMPTS_LEFT' && typeof details.attempts === 'number') {
-    return t('rules.noAttemptsLeft', { attempts: details.attempts });
-  }
-  if (error.code === 'ATTEMPT_WAIT' && typeof details.opens_at === 'string') {
-    return t(options.final ? 'rules.attemptWaitFinal' : 'rules.attemptWait', { time: formatMoment(details.opens_at) });
-  }
-  if (error.code === 'COMPLETION_WINDOW_CLOSED' && typeof details.ended_on === 'string') {
-    return t('rules.windowClosed', { date: formatDay(details.ended_on) });
-  }
+  const wait = detailsOf(error, 'ATTEMPT_WAIT');
+  if (wait && options.final) return t('rules.attemptWaitFinal', { time: formatMoment(wait.opens_at) });
   return errorText(error, t);
 }
 
@@ -102,7 +82,8 @@ export function DeadlineNotice({ studentId }: { studentId: number | null }) {
   const rules = useStudentRules(studentId);
   const data = rules.data;
   if (!data?.deadline) return null;
-  if (data.closedOn) return <Alert>{t('rules.windowClosed', { date: formatDay(data.closedOn) })}</Alert>;
+  if (data.closedOn)
+    return <Alert>{t('apiErrors.COMPLETION_WINDOW_CLOSED', { date: formatDay(data.closedOn) })}</Alert>;
   if (!data.deadlineWarning) return null;
   return <Alert tone="info">{t('rules.finishBy', { date: formatDay(data.deadline) })}</Alert>;
 }
