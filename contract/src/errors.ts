@@ -126,21 +126,23 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** An error body read with its code's own details schema, or undefined when it is not one of ours. */
-export type ParsedError = { [C in ErrorCode]: { code: C; message: string; details: ErrorDetails<C> } }[ErrorCode];
+/** An error body read with its code's own details schema; UNKNOWN for a code or details this build cannot read. */
+export type ParsedError =
+  | { [C in ErrorCode]: { code: C; message: string; details: ErrorDetails<C> } }[ErrorCode]
+  | { code: 'UNKNOWN'; message: string; details: Record<string, unknown> };
 
 /**
- * Reads an error answer: the envelope, a known code, and that code's details. Anything else (a
- * proxy's page, a code this build does not know, details of the wrong shape) is undefined.
+ * Reads an error answer: undefined when it is not the API's envelope at all (a proxy's page, a
+ * body cut off); otherwise its code with that code's details, or UNKNOWN when this build does not
+ * know the code or its details have another shape (a newer server).
  */
 export function parseErrorBody(json: unknown): ParsedError | undefined {
   const envelope = ErrorBodySchema.safeParse(json);
   if (!envelope.success) return undefined;
   const { code, message, ...rest } = envelope.data.error;
   const known = ErrorCodeSchema.safeParse(code);
-  if (!known.success) return undefined;
-  const details = errorDetailsSchema(known.data).safeParse(rest);
-  if (!details.success) return undefined;
+  const details = known.success ? errorDetailsSchema(known.data).safeParse(rest) : undefined;
+  if (!known.success || !details?.success) return { code: 'UNKNOWN', message, details: {} };
   // The union is keyed by code; the schema just read is that code's own.
   return { code: known.data, message, details: details.data } as ParsedError;
 }

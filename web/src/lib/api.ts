@@ -4,7 +4,6 @@ import {
   type EndpointOutput,
   type ErrorCode,
   type ErrorDetails,
-  ErrorBodySchema,
   parseErrorBody,
 } from '@ts/contract';
 import i18n from './i18n.ts';
@@ -101,14 +100,13 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
   if (!response.ok) {
     // The API's own envelope, as the contract defines it; anything else is not the API speaking.
     // A code this build does not know (a newer server) is still the API speaking: its status counts.
-    const envelope = ErrorBodySchema.safeParse(json);
     const error = parseErrorBody(json);
     throw new ApiError(
       response.status,
       error?.code ?? 'UNKNOWN',
       error?.message ?? response.statusText,
       error?.details ?? {},
-      envelope.success,
+      error !== undefined,
     );
   }
   return endpoint.response.parse(json) as EndpointOutput<E>;
