@@ -211,6 +211,21 @@ export const resetTokens = pgTable('reset_tokens', {
   usedAt: moment('used_at'),
 });
 
+/**
+ * The course content's version (issue 15, decision 019): one row, raised by a statement trigger
+ * on every write to chapters, modules, topics, videos, questions or answers, whoever makes it. The
+ * session lookup reads it, so every instance serves its in-memory copy of the content only while
+ * that copy is of the version a request saw when it started.
+ */
+export const contentVersion = pgTable(
+  'content_version',
+  {
+    id: integer('id').primaryKey().default(1),
+    version: integer('version').notNull(),
+  },
+  (t) => [check('content_version_one_row', sql`${t.id} = 1`)],
+);
+
 /** Chapters 1-4 and 6, the final exam (spec 3). */
 export const chapters = pgTable('chapters', {
   id: integer('id').primaryKey(),

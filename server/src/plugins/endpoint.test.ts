@@ -7,8 +7,9 @@ import { ANY_STAFF, listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, sta
 import { AppError, notFound, registerErrorHandler } from './errors.ts';
 import type { Auth } from './session.ts';
 
-const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid: false };
-const AS_PAID_STUDENT: Auth = { kind: 'student', tokenHash: 'h4', studentId: 12, paid: true };
+const DEFAULT_PROFILE = { id: 'default', version: 1 };
+const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid: false, profile: DEFAULT_PROFILE };
+const AS_PAID_STUDENT: Auth = { kind: 'student', tokenHash: 'h4', studentId: 12, paid: true, profile: DEFAULT_PROFILE };
 const AS_CLERK: Auth = { kind: 'staff', tokenHash: 'h2', staffId: 21, role: 'clerk', courtId: null };
 const AS_SUPER_ADMIN: Auth = { kind: 'staff', tokenHash: 'h3', staffId: 22, role: 'super_admin', courtId: null };
 const AS_COURT_ADMIN: Auth = { kind: 'staff', tokenHash: 'h5', staffId: 23, role: 'admin', courtId: 7 };

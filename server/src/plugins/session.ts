@@ -3,15 +3,23 @@ import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { sessions, staff, students } from '../db/schema.ts';
+import { prepareOnce } from '../db/prepared.ts';
+import { contentVersion, sessions, staff, students } from '../db/schema.ts';
+import { noteContentVersion } from '../db/course-content.ts';
 import type { Clock } from '../platform/clock.ts';
 import { createToken, hashToken } from '../platform/tokens.ts';
 
 export const SESSION_COOKIE = 'ts_session';
 const SESSION_HOURS = { student: 12, staff: 8 } as const;
 
+/** The rules profile version a student's enrolment is pinned to (decision 012). */
+export interface ProfileRef {
+  id: string;
+  version: number;
+}
+
 export type Auth =
-  | { kind: 'student'; tokenHash: string; studentId: number; paid: boolean }
+  | { kind: 'student'; tokenHash: string; studentId: number; paid: boolean; profile: ProfileRef }
   | { kind: 'staff'; tokenHash: string; staffId: number; role: StaffRole; courtId: number | null };
 
 export type SessionOwner = { studentId: number } | { staffId: number };
@@ -76,12 +84,10 @@ export function clearSessionCookie(reply: FastifyReply): void {
 }
 
 /**
- * Who is calling: the session behind the cookie, if it is open, unexpired, and its owner is
- * still an active enrolment or an enabled staff account. One query.
- */
-/**
  * The session lookup runs on every signed-in request, so it is built once per database as a
- * prepared statement (drizzle's query building cost more than the query itself).
+ * prepared statement (drizzle's query building cost more than the query itself). Its one round
+ * trip also brings what most student calls need next: whether they paid, their rules profile,
+ * and the course content's version (issue 15, decision 019).
  */
 function prepareSessionLookup(db: Db) {
   return db
@@ -89,6 +95,9 @@ function prepareSessionLookup(db: Db) {
       studentId: students.id,
       studentArchivedAt: students.archivedAt,
       studentPaymentAt: students.paymentAt,
+      profileId: students.rulesProfileId,
+      profileVersion: students.rulesProfileVersion,
+      contentVersion: sql<number>`(select ${contentVersion.version} from ${contentVersion} where ${contentVersion.id} = 1)`,
       staffId: staff.id,
       role: staff.role,
       courtId: staff.courtId,
@@ -107,21 +116,33 @@ function prepareSessionLookup(db: Db) {
     .limit(1)
     .prepare('find_session');
 }
-const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
 
+/**
+ * Who is calling: the session behind the cookie, if it is open, unexpired, and its owner is
+ * still an active enrolment or an enabled staff account. One query, never cached: a sign-out, a
+ * disabled account or an archived enrolment takes effect on the next request on every instance.
+ */
 export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): Promise<Auth | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
-  let lookup = sessionLookups.get(db);
-  if (!lookup) {
-    lookup = prepareSessionLookup(db);
-    sessionLookups.set(db, lookup);
-  }
+  const lookup = prepareOnce(db, 'find_session', prepareSessionLookup);
   const [row] = await lookup.execute({ tokenHash, now: clock.now() });
   if (!row) return null;
-  if (row.studentId !== null && row.studentArchivedAt === null) {
-    return { kind: 'student', tokenHash, studentId: row.studentId, paid: row.studentPaymentAt !== null };
+  noteContentVersion(db, row.contentVersion);
+  if (
+    row.studentId !== null &&
+    row.studentArchivedAt === null &&
+    row.profileId !== null &&
+    row.profileVersion !== null
+  ) {
+    return {
+      kind: 'student',
+      tokenHash,
+      studentId: row.studentId,
+      paid: row.studentPaymentAt !== null,
+      profile: { id: row.profileId, version: row.profileVersion },
+    };
   }
   if (row.staffId !== null && row.role !== null && row.staffDisabledAt === null) {
     return { kind: 'staff', tokenHash, staffId: row.staffId, role: row.role, courtId: row.courtId };

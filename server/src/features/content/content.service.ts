@@ -1,14 +1,15 @@
-import { asc, eq, type SQL } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { chapters, modules, questions, topics, videos } from '../../db/schema.ts';
+import { questions } from '../../db/schema.ts';
+import { getCourseContent, type ModuleRow } from '../../db/course-content.ts';
 import { listCompletedModuleIds } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 
 export async function listChapters(db: Db, language: Language): Promise<Chapter[]> {
-  const rows = await db.select().from(chapters).orderBy(asc(chapters.position));
-  return rows.map((row) => ({
+  const content = await getCourseContent(db);
+  return content.chapters.map((row) => ({
     id: row.id,
     title: pick(language, row.title, row.titleEs),
     description: pick(language, row.description, row.descriptionEs),
@@ -16,20 +17,15 @@ export async function listChapters(db: Db, language: Language): Promise<Chapter[
 }
 
 /** Modules with whether this student completed each (progress owns the completions). */
-async function selectModules(
+async function presentModules(
   db: Db,
-  input: { studentId: number; language: Language; where: SQL | undefined },
+  input: { studentId: number; language: Language; rows: ModuleRow[] },
 ): Promise<Module[]> {
-  const rows = await db
-    .select({ id: modules.id, chapterId: modules.chapterId, title: modules.title, titleEs: modules.titleEs })
-    .from(modules)
-    .where(input.where)
-    .orderBy(asc(modules.position));
   const completed = await listCompletedModuleIds(db, {
     studentId: input.studentId,
-    moduleIds: rows.map((row) => row.id),
+    moduleIds: input.rows.map((row) => row.id),
   });
-  return rows.map((row) => ({
+  return input.rows.map((row) => ({
     id: row.id,
     chapter_id: row.chapterId,
     title: pick(input.language, row.title, row.titleEs),
@@ -43,20 +39,24 @@ export async function listModulesForStudent(
   db: Db,
   input: { chapterId: number; studentId: number; language: Language },
 ): Promise<Module[]> {
-  return selectModules(db, { ...input, where: eq(modules.chapterId, input.chapterId) });
+  const content = await getCourseContent(db);
+  const rows = content.modules.filter((row) => row.chapterId === input.chapterId);
+  return presentModules(db, { ...input, rows });
 }
 
 export async function getModuleForStudent(
   db: Db,
   input: { moduleId: number; studentId: number; language: Language },
 ): Promise<Module> {
-  const [module] = await selectModules(db, { ...input, where: eq(modules.id, input.moduleId) });
+  const row = (await getCourseContent(db)).moduleById.get(input.moduleId);
+  if (!row) throw notFound('No such module.');
+  const [module] = await presentModules(db, { ...input, rows: [row] });
   if (!module) throw notFound('No such module.');
   return module;
 }
 
 export async function listTopics(db: Db, moduleId: number, language: Language): Promise<Topic[]> {
-  const rows = await db.select().from(topics).where(eq(topics.moduleId, moduleId)).orderBy(asc(topics.position));
+  const rows = (await getCourseContent(db)).topicsByModule.get(moduleId) ?? [];
   return rows.map((row) => ({
     id: row.id,
     title: pick(language, row.title, row.titleEs),
@@ -65,7 +65,7 @@ export async function listTopics(db: Db, moduleId: number, language: Language): 
 }
 
 export async function findVideo(db: Db, moduleId: number, language: Language): Promise<Video | null> {
-  const [row] = await db.select().from(videos).where(eq(videos.moduleId, moduleId));
+  const row = (await getCourseContent(db)).videoByModule.get(moduleId);
   if (!row) return null;
   return {
     path: row.path,

@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { chapterCompletions } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 
@@ -9,11 +10,14 @@ import { AppError } from '../../plugins/errors.ts';
 
 /** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
 export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
-  const rows = await db
-    .select({ chapterId: chapterCompletions.chapterId })
-    .from(chapterCompletions)
-    .where(eq(chapterCompletions.studentId, studentId))
-    .orderBy(asc(chapterCompletions.chapterId));
+  const rows = await prepareOnce(db, 'list_chapter_completions', (database) =>
+    database
+      .select({ chapterId: chapterCompletions.chapterId })
+      .from(chapterCompletions)
+      .where(eq(chapterCompletions.studentId, sql.placeholder('studentId')))
+      .orderBy(asc(chapterCompletions.chapterId))
+      .prepare('list_chapter_completions'),
+  ).execute({ studentId });
   return rows.map((row) => row.chapterId);
 }
 

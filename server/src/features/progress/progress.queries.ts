@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { moduleCompletions } from '../../db/schema.ts';
 
 /** What other features read of course progress (decision 017: the progress feature owns it). */
@@ -10,11 +11,14 @@ export async function listCompletedModuleIds(
   input: { studentId: number; moduleIds: readonly number[] },
 ): Promise<Set<number>> {
   if (input.moduleIds.length === 0) return new Set();
-  const rows = await db
-    .select({ moduleId: moduleCompletions.moduleId })
-    .from(moduleCompletions)
-    .where(
-      and(eq(moduleCompletions.studentId, input.studentId), inArray(moduleCompletions.moduleId, [...input.moduleIds])),
-    );
-  return new Set(rows.map((row) => row.moduleId));
+  // All of the student's completions (a few dozen at most), one prepared statement for any module list.
+  const rows = await prepareOnce(db, 'list_module_completions', (database) =>
+    database
+      .select({ moduleId: moduleCompletions.moduleId })
+      .from(moduleCompletions)
+      .where(eq(moduleCompletions.studentId, sql.placeholder('studentId')))
+      .prepare('list_module_completions'),
+  ).execute({ studentId: input.studentId });
+  const wanted = new Set(input.moduleIds);
+  return new Set(rows.map((row) => row.moduleId).filter((id) => wanted.has(id)));
 }

@@ -1,31 +1,28 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { chapterCompletions, chapters, moduleCompletions, modules, students } from '../../db/schema.ts';
+import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
 import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
 import { localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
+import { getCourseContent } from '../../db/course-content.ts';
 import { assertChapterOpen } from './chapter-order.ts';
+import { listCompletedModuleIds } from './progress.queries.ts';
 
 export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {
-  const [row] = await db.select({ id: chapters.id }).from(chapters).where(eq(chapters.id, chapterId));
-  if (!row) throw notFound('No such chapter.');
+  const content = await getCourseContent(db);
+  if (!content.chapters.some((chapter) => chapter.id === chapterId)) throw notFound('No such chapter.');
 }
 
 /** Decision 008: a chapter's quiz opens once every module of the chapter is marked complete. */
 export async function assertModulesComplete(db: Db, studentId: number, chapterId: number): Promise<void> {
-  const [row] = await db
-    .select({ total: count(modules.id), done: count(moduleCompletions.moduleId) })
-    .from(modules)
-    .leftJoin(
-      moduleCompletions,
-      and(eq(moduleCompletions.moduleId, modules.id), eq(moduleCompletions.studentId, studentId)),
-    )
-    .where(eq(modules.chapterId, chapterId));
-  if ((row?.done ?? 0) < (row?.total ?? 0)) {
+  const content = await getCourseContent(db);
+  const moduleIds = content.modules.filter((module) => module.chapterId === chapterId).map((module) => module.id);
+  const done = await listCompletedModuleIds(db, { studentId, moduleIds });
+  if (done.size < moduleIds.length) {
     throw new AppError('MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
   }
 }
@@ -40,10 +37,7 @@ export async function completeModule(
   input: { studentId: number; moduleId: number },
 ): Promise<void> {
   await assertCourseOpen(db, context, input.studentId);
-  const [module] = await db
-    .select({ chapterId: modules.chapterId })
-    .from(modules)
-    .where(eq(modules.id, input.moduleId));
+  const module = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!module) throw notFound('No such module.');
   await assertChapterOpen(db, input.studentId, module.chapterId);
   await assertSeatTimeMet(db, { studentId: input.studentId, scope: { kind: 'module', moduleId: input.moduleId } });

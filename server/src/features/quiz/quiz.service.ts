@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
@@ -14,6 +14,7 @@ import {
 } from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
+import { type BankQuestion, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
 import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
@@ -45,29 +46,13 @@ export function presentResultQuestion(
   };
 }
 
-async function loadQuestions(db: Db, ids: number[]) {
-  if (ids.length === 0) return [];
-  const questionRows = await db.select().from(questions).where(inArray(questions.id, ids));
-  const answerRows = await db
-    .select()
-    .from(answers)
-    .where(inArray(answers.questionId, ids))
-    .orderBy(asc(answers.questionId), asc(answers.position));
-  const byId = new Map(questionRows.map((row) => [row.id, row]));
-  // In the order the attempt drew them.
+/** The drawn questions with their answers, in the order the attempt drew them. */
+async function loadQuestions(db: Db, ids: number[]): Promise<BankQuestion[]> {
+  const content = await getCourseContent(db);
   return ids.flatMap((id) => {
-    const question = byId.get(id);
-    return question ? [{ question, answers: answerRows.filter((answer) => answer.questionId === id) }] : [];
+    const question = content.questionById.get(id);
+    return question ? [question] : [];
   });
-}
-
-async function activeBank(db: Db, chapterId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: questions.id })
-    .from(questions)
-    .where(and(eq(questions.chapterId, chapterId), eq(questions.active, true)))
-    .orderBy(asc(questions.id));
-  return rows.map((row) => row.id);
 }
 
 /**
@@ -122,6 +107,8 @@ async function drawAttempt(
   // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
   const rules = quizRulesFor(profile.rules, chapterId);
 
+  const banks = (await getCourseContent(db)).activeBankByChapter;
+  const activeBank = (chapter: number) => banks.get(chapter) ?? [];
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
@@ -149,11 +136,11 @@ async function drawAttempt(
     const questionIds =
       chapterId === FINAL_EXAM_CHAPTER
         ? drawAcrossBanks(
-            await Promise.all(COURSE_CHAPTERS.map((chapter) => activeBank(tx, chapter))),
+            COURSE_CHAPTERS.map((chapter) => activeBank(chapter)),
             rules.questionCount,
             seen,
           )
-        : drawQuestions(await activeBank(tx, chapterId), rules.questionCount, seen);
+        : drawQuestions(activeBank(chapterId), rules.questionCount, seen);
     if (questionIds.length < rules.questionCount) {
       throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
     }
@@ -204,11 +191,7 @@ export async function listAnswersForStudent(
   if (!attempts.some((attempt) => attempt.questionIds.includes(input.questionId))) {
     throw notFound('No such question in your quizzes.');
   }
-  const rows = await db
-    .select()
-    .from(answers)
-    .where(eq(answers.questionId, input.questionId))
-    .orderBy(asc(answers.position));
+  const rows = (await getCourseContent(db)).questionById.get(input.questionId)?.answers ?? [];
   return rows.map((row) => ({ id: row.id, content: pick(input.language, row.content, row.contentEs) }));
 }
 

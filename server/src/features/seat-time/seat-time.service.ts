@@ -2,9 +2,10 @@ import { asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { type AdminStudent, FINAL_EXAM_CHAPTER, type RulesProfile, type SeatTimeStatus } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { chapters, modules, seatTimeLedger, students } from '../../db/schema.ts';
+import { chapters, seatTimeLedger, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
+import { getCourseContent } from '../../db/course-content.ts';
 import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
@@ -108,7 +109,7 @@ function buildStatus(
 const NOTHING_COUNTED: LedgerTotals = { module: 0, chapter: 0, course: 0, today: 0 };
 
 async function chapterOfModule(db: Db, moduleId: number): Promise<number> {
-  const [module] = await db.select({ chapterId: modules.chapterId }).from(modules).where(eq(modules.id, moduleId));
+  const module = (await getCourseContent(db)).moduleById.get(moduleId);
   if (!module) throw notFound('No such module.');
   return module.chapterId;
 }

@@ -1,0 +1,128 @@
+import { asc } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db } from './client.ts';
+import { answers, chapters, contentVersion, modules, questions, topics, videos } from './schema.ts';
+
+/**
+ * The course content in memory (issue 15, decision 019). Chapters, modules, topics, videos and
+ * the question banks change only when the content files are loaded or an admin edits a question,
+ * yet every page of the course reads them. Each instance keeps one copy per database, tagged with
+ * the content version it was read at; a trigger raises the version on every write to those
+ * tables (migration 0008), and the session lookup of every signed-in request reads the version
+ * and notes it here. A request therefore never gets content older than the version it saw at its
+ * start, whichever instance made the edit.
+ */
+
+export type ChapterRow = typeof chapters.$inferSelect;
+export type ModuleRow = typeof modules.$inferSelect;
+export type TopicRow = typeof topics.$inferSelect;
+export type VideoRow = typeof videos.$inferSelect;
+export type QuestionRow = typeof questions.$inferSelect;
+export type AnswerRow = typeof answers.$inferSelect;
+export interface BankQuestion {
+  question: QuestionRow;
+  /** In their order on the page. */
+  answers: AnswerRow[];
+}
+
+export interface CourseContent {
+  version: number;
+  /** In course order. */
+  chapters: ChapterRow[];
+  /** In course order (chapter, then position). */
+  modules: ModuleRow[];
+  moduleById: ReadonlyMap<number, ModuleRow>;
+  topicsByModule: ReadonlyMap<number, TopicRow[]>;
+  videoByModule: ReadonlyMap<number, VideoRow>;
+  /** Every question, retired ones included (past attempts still name them). */
+  questionById: ReadonlyMap<number, BankQuestion>;
+  /** A chapter's active questions, by id: what a draw picks from. */
+  activeBankByChapter: ReadonlyMap<number, number[]>;
+}
+
+interface Copy {
+  /** The newest version a session lookup has seen on this database. */
+  seen: number;
+  loading?: { version: number; content: Promise<CourseContent> };
+}
+const copies = new WeakMap<Db, Copy>();
+
+/** Called by the session lookup with the version it read: content older than this is read again. */
+export function noteContentVersion(db: Db, version: number): void {
+  const copy = copies.get(db);
+  if (!copy) copies.set(db, { seen: version });
+  else if (version > copy.seen) copy.seen = version;
+}
+
+/**
+ * The content as of the newest version seen (read from the database the first time, and again
+ * after a version change; one read at a time however many requests ask). Takes the app's
+ * database, never a transaction: a copy per transaction would read everything each time.
+ */
+export async function getCourseContent(db: Db): Promise<CourseContent> {
+  if (db instanceof PgTransaction) throw new Error('getCourseContent takes the database, not a transaction');
+  let copy = copies.get(db);
+  if (!copy) {
+    copy = { seen: 0 };
+    copies.set(db, copy);
+  }
+  if (!copy.loading || copy.loading.version < copy.seen) {
+    const loading = readCourseContent(db);
+    copy.loading = { version: copy.seen, content: loading };
+    // A failed read is not kept: the next call tries again.
+    loading.catch(() => {
+      if (copy.loading?.content === loading) copy.loading = undefined;
+    });
+  }
+  return copy.loading.content;
+}
+
+async function readCourseContent(db: Db): Promise<CourseContent> {
+  // One snapshot: the version and the rows it stands for.
+  const read = await db.transaction(
+    async (tx) => ({
+      version: (await tx.select({ version: contentVersion.version }).from(contentVersion))[0]?.version ?? 0,
+      chapters: await tx.select().from(chapters).orderBy(asc(chapters.position)),
+      modules: await tx.select().from(modules).orderBy(asc(modules.position), asc(modules.id)),
+      topics: await tx.select().from(topics).orderBy(asc(topics.position), asc(topics.id)),
+      videos: await tx.select().from(videos),
+      questions: await tx.select().from(questions).orderBy(asc(questions.id)),
+      answers: await tx.select().from(answers).orderBy(asc(answers.position), asc(answers.id)),
+    }),
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  const chapterOrder = new Map(read.chapters.map((chapter, index) => [chapter.id, index]));
+  const courseOrder = [...read.modules].sort(
+    (a, b) => (chapterOrder.get(a.chapterId) ?? 0) - (chapterOrder.get(b.chapterId) ?? 0) || a.position - b.position,
+  );
+  const answersByQuestion = groupBy(read.answers, (answer) => answer.questionId);
+  const activeBankByChapter = new Map<number, number[]>();
+  for (const question of read.questions) {
+    if (!question.active) continue;
+    const bank = activeBankByChapter.get(question.chapterId) ?? [];
+    bank.push(question.id);
+    activeBankByChapter.set(question.chapterId, bank);
+  }
+  return {
+    version: read.version,
+    chapters: read.chapters,
+    modules: courseOrder,
+    moduleById: new Map(read.modules.map((module) => [module.id, module])),
+    topicsByModule: groupBy(read.topics, (topic) => topic.moduleId),
+    videoByModule: new Map(read.videos.map((video) => [video.moduleId, video])),
+    questionById: new Map(
+      read.questions.map((question) => [question.id, { question, answers: answersByQuestion.get(question.id) ?? [] }]),
+    ),
+    activeBankByChapter,
+  };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
