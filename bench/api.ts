@@ -26,6 +26,7 @@ import { createPaymentProvider } from '../server/src/platform/payments/index.ts'
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Issue 15 measures at 50 connections; BENCH_CONNECTIONS changes it. */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+// BENCH_ONLY=heartbeat runs only the scenarios whose name contains it.
 
 type Client = { setHeaders(headers: Record<string, string>): void; setBody(body: string): void };
 
@@ -155,7 +156,8 @@ async function main(): Promise<void> {
   console.log(
     `database: ${database.kind}, ${String(CONNECTIONS)} connections, ${String(DURATION_SECONDS)} s each, every scenario after its own bare-lookup anchor\n`,
   );
-  for (const scenario of scenarios) {
+  const only = process.env.BENCH_ONLY;
+  for (const scenario of scenarios.filter((candidate) => !only || candidate.name.includes(only))) {
     const bare = await autocannon({ url: anchorUrl, connections: CONNECTIONS, duration: DURATION_SECONDS });
     const result = await autocannon({
       url: `${base}${scenario.path}`,

@@ -17,7 +17,7 @@ import {
   type CheckRow,
   groupChecks,
   type IdentityRules,
-  nextCheckAtSeconds,
+  isRandomCheckDueAt,
 } from './identity-schedule.ts';
 
 /**
@@ -75,15 +75,9 @@ async function isRandomCheckDue(db: Db, studentId: number, rules: IdentityRules,
     .from(students)
     .where(eq(students.id, studentId));
   if (!student || student.completedAt) return { due: false, counted: 0 };
-  const latest = state.groups.at(-1)?.rows[0];
   const counted = await sumCreditedSeconds(db, studentId);
-  const point = nextCheckAtSeconds(
-    studentId,
-    rules.everyMinutes,
-    state.groups.length,
-    latest?.countedSecondsAtAsk ?? 0,
-  );
-  return { due: counted >= point, counted };
+  const progress = { countedSeconds: counted, courseCompleted: false };
+  return { due: isRandomCheckDueAt(studentId, rules, state.groups, progress), counted };
 }
 
 const pickOne = <T>(items: readonly T[]): T => items[randomInt(items.length)] as T;

@@ -144,6 +144,16 @@ describe('identity checks and course locks', () => {
     }
   }
 
+  /** A heartbeat from the first module: does its answer say an identity check holds the course? */
+  async function heartbeatSaysHeld(student: Learner): Promise<boolean> {
+    const response = await student.client.post('/api/students/heartbeat', {
+      studentId: student.id,
+      moduleId: chapter1[0],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<SeatTimeStatus>().identityCheckDue;
+  }
+
   const errorCode = (response: LightMyRequestResponse) => response.json<ErrorBody>().error.code;
 
   /** A check asked and missed: a wrong answer, then a wrong answer to the retry. */
@@ -200,14 +210,7 @@ describe('identity checks and course locks', () => {
 
   it('says in the heartbeat answer when a check is due, so the module page asks at once', async () => {
     const student = await learner();
-    const beat = async () => {
-      const response = await student.client.post('/api/students/heartbeat', {
-        studentId: student.id,
-        moduleId: chapter1[0],
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      return response.json<SeatTimeStatus>().identityCheckDue;
-    };
+    const beat = () => heartbeatSaysHeld(student);
     await credit(student, (await nextPoint(student)) - 10);
     expect(await beat()).toBe(false);
     t.clock.advance(10 * SECOND);
@@ -218,6 +221,23 @@ describe('identity checks and course locks', () => {
     const check = await openCheck(student);
     await answer(student, check, rightAnswer(student, check));
     expect(await beat()).toBe(false);
+  });
+
+  it('says in the heartbeat answer that a question waits, and settles one whose time ran out (a second miss locks)', async () => {
+    const student = await learner();
+    await missCheck(student);
+    expect(await heartbeatSaysHeld(student)).toBe(false);
+    await makeDue(student);
+    expect(await heartbeatSaysHeld(student)).toBe(true);
+    await openCheck(student);
+    t.clock.advance(30 * SECOND);
+    expect(await heartbeatSaysHeld(student)).toBe(true);
+
+    // Left unanswered past its 90 seconds: the next heartbeat times it out, and the course locks.
+    t.clock.advance(5 * 60 * SECOND);
+    expect(await heartbeatSaysHeld(student)).toBe(true);
+    expect((await questionsOf(student)).map((row) => row.outcome)).toEqual(['wrong', 'wrong', 'timed_out']);
+    expect((await getCheck(student)).locked).toMatchObject({ reason: 'missed_identity_checks' });
   });
 
   it.each([

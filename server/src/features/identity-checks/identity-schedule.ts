@@ -38,18 +38,21 @@ export function nextCheckAtSeconds(
   return Math.ceil(latestCountedSecondsAtAsk + everyMinutes * 60 * scheduleFactor(studentId, checksSoFar));
 }
 
-export interface CheckGroup {
-  rows: CheckRow[];
+/** What grouping needs of a question: its outcome (the heartbeat's one read brings only that much). */
+type Concluded = Pick<CheckRow, 'outcome'>;
+
+export interface CheckGroup<R extends Concluded = CheckRow> {
+  rows: R[];
   /** open: waiting for an answer; retrying: a wrong answer whose next question is asked. */
   status: 'open' | 'retrying' | 'passed' | 'missed';
 }
 
 /** The student's questions (oldest first) as checks: a first question and the retries after it. */
-export function groupChecks(rows: CheckRow[], retries: number): CheckGroup[] {
-  const groups: CheckGroup[] = [];
+export function groupChecks<R extends Concluded>(rows: R[], retries: number): CheckGroup<R>[] {
+  const groups: CheckGroup<R>[] = [];
   for (const row of rows) {
     const last = groups.at(-1);
-    const group = last?.status === 'retrying' ? last : { rows: [], status: 'open' as CheckGroup['status'] };
+    const group: CheckGroup<R> = last?.status === 'retrying' ? last : { rows: [], status: 'open' };
     if (group !== last) groups.push(group);
     group.rows.push(row);
     if (row.outcome === null) group.status = 'open';
@@ -60,8 +63,24 @@ export function groupChecks(rows: CheckRow[], retries: number): CheckGroup[] {
   return groups;
 }
 
+/**
+ * Is a random check due: has the counted seat time reached the next scheduled point? Never once
+ * the course is completed.
+ */
+export function isRandomCheckDueAt(
+  studentId: number,
+  rules: IdentityRules,
+  groups: CheckGroup<Pick<CheckRow, 'outcome' | 'countedSecondsAtAsk'>>[],
+  progress: { countedSeconds: number; courseCompleted: boolean },
+): boolean {
+  if (progress.courseCompleted) return false;
+  const latest = groups.at(-1)?.rows[0];
+  const point = nextCheckAtSeconds(studentId, rules.everyMinutes, groups.length, latest?.countedSecondsAtAsk ?? 0);
+  return progress.countedSeconds >= point;
+}
+
 /** Misses in a row that have not yet caused a lock (a pass or a lock starts the count anew). */
-export function missesSinceLastLockOrPass(groups: CheckGroup[], missesBeforeLock: number): number {
+export function missesSinceLastLockOrPass(groups: CheckGroup<Concluded>[], missesBeforeLock: number): number {
   let run = 0;
   for (const group of groups) {
     if (group.status === 'passed') run = 0;

@@ -52,6 +52,11 @@ export interface StudentProfile {
   rules: RulesProfile;
 }
 
+/** The profile a signed-in student's session row already names (plugins/session.ts reads it): no query once cached. */
+export async function getPinnedProfile(db: Db, ref: { id: string; version: number }): Promise<StudentProfile> {
+  return { id: ref.id, version: ref.version, rules: await getRulesProfile(db, ref.id, ref.version) };
+}
+
 /** The rules a student's enrolment runs under: the profile version pinned when they enrolled. */
 export async function getStudentProfile(db: Db, studentId: number): Promise<StudentProfile> {
   const [student] = await db

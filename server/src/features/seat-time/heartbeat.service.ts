@@ -1,32 +1,160 @@
+import { eq, sql } from 'drizzle-orm';
 import type { SeatTimeStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
+import { seatTimeLedger, students } from '../../db/schema.ts';
+import { localDate } from '../../platform/clock.ts';
+import { notFound } from '../../plugins/errors.ts';
+import type { ProfileRef } from '../../plugins/session.ts';
 import { hasIdentityHold } from '../identity-checks/identity-checks.service.ts';
-import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
-import { getSeatTimeStatus, recordHeartbeat, type SeatTimeContext } from './seat-time.service.ts';
+import { identityHoldFrom, identitySnapshotColumns } from '../identity-checks/identity-hold.ts';
+import { assertChapterOpenGiven, completedChapterIdsColumn } from '../progress/chapter-order.ts';
+import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
+import {
+  addCredit,
+  buildStatus,
+  chapterOfModule,
+  creditForHeartbeat,
+  getSeatTimeStatus,
+  type LedgerTotals,
+  NOTHING_COUNTED,
+  requiresSeatTime,
+  type SeatTimeContext,
+} from './seat-time.service.ts';
 
 // What the module page is told (decision 012): its seat time, and whether an identity check holds
 // the course, so the page asks for it at once. Composed here, apart from seat-time.service.ts,
 // because the identity checks depend on seat time: asking them there would be an import cycle.
+//
+// The heartbeat is the busiest call of a timed course (issue 15, decision 019). One prepared read
+// brings all it needs: the chapters done (is this chapter open), the previous heartbeat and the
+// ledger's sums, whether the course is completed, and the identity questions and lock. A beat
+// under MIN_HEARTBEAT_GAP_SECONDS after the previous one is answered from that read alone; any
+// other runs the same read again with the student's row locked (two tabs cannot count the same
+// time twice) and appends to the ledger: one short transaction.
+
+interface BeatRead extends LedgerTotals {
+  courseCompleted: boolean;
+  completedChapterIds: number[];
+  previousHeartbeatAt: Date | undefined;
+  identity: Parameters<typeof identityHoldFrom>[0];
+}
+
+/**
+ * The outer student's id, always qualified: drizzle leaves a one-table query's columns bare, and a
+ * bare "id" inside a subquery would name the subquery's own table.
+ */
+const OUTER_STUDENT_ID = sql`${students}.${sql.identifier('id')}`;
+
+/** The ledger's newest heartbeat and sums in one scan, as a json array (a scalar subquery holds one column). */
+function ledgerColumn() {
+  const sumWhere = (condition: ReturnType<typeof sql>) =>
+    sql`coalesce(sum(${seatTimeLedger.creditedSeconds}) filter (where ${condition}), 0)`;
+  return sql<[string | null, number, number, number, number]>`(
+    select json_build_array(
+      max(${seatTimeLedger.heartbeatAt}),
+      ${sumWhere(sql`${seatTimeLedger.moduleId} = ${sql.placeholder('moduleId')}`)},
+      ${sumWhere(sql`${seatTimeLedger.chapterId} = ${sql.placeholder('chapterId')}`)},
+      coalesce(sum(${seatTimeLedger.creditedSeconds}), 0),
+      ${sumWhere(sql`${seatTimeLedger.schoolDay} = ${sql.placeholder('schoolDay')}::date`)})
+    from ${seatTimeLedger} where ${seatTimeLedger.studentId} = ${OUTER_STUDENT_ID})`.mapWith((value: unknown) => {
+    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return parsed as [string | null, number, number, number, number];
+  });
+}
+
+function buildBeatRead(db: Db, name: string, lockStudent: boolean) {
+  const query = db
+    .select({
+      completedAt: students.completedAt,
+      completedChapterIds: completedChapterIdsColumn(OUTER_STUDENT_ID),
+      ledger: ledgerColumn(),
+      ...identitySnapshotColumns(OUTER_STUDENT_ID, sql`${sql.placeholder('now')}::timestamptz`),
+    })
+    .from(students)
+    .where(eq(students.id, sql.placeholder('studentId')));
+  return (lockStudent ? query.for('update') : query).prepare(name);
+}
+
+async function readBeat(
+  db: Db,
+  lockStudent: boolean,
+  input: { studentId: number; moduleId: number; chapterId: number; schoolDay: string; now: Date },
+): Promise<BeatRead> {
+  const name = lockStudent ? 'heartbeat_read_locked' : 'heartbeat_read';
+  const [row] = await prepareOnce(db, name, (database) => buildBeatRead(database, name, lockStudent)).execute({
+    ...input,
+    now: input.now.toISOString(),
+  });
+  if (!row) throw notFound('No such student.');
+  const [previous, module, chapter, course, today] = row.ledger;
+  return {
+    module: Number(module),
+    chapter: Number(chapter),
+    course: Number(course),
+    today: Number(today),
+    previousHeartbeatAt: previous === null ? undefined : new Date(previous),
+    courseCompleted: row.completedAt !== null,
+    completedChapterIds: row.completedChapterIds,
+    identity: { questions: row.identityQuestions, locked: row.courseLocked },
+  };
+}
 
 /** The page's heartbeat: counts the time, then says where the student stands. */
 export async function recordStudentHeartbeat(
   db: Db,
   context: SeatTimeContext,
-  input: { studentId: number; moduleId: number },
+  input: { studentId: number; profile: ProfileRef; moduleId: number },
 ): Promise<SeatTimeStatus> {
-  // One read of the student's pinned profile serves the seat time and the identity question.
-  const profile = await getStudentProfile(db, input.studentId);
-  const status = await recordHeartbeat(db, context, { ...input, profile });
-  return withIdentityHold(db, context, input.studentId, profile, status);
+  const { studentId, moduleId } = input;
+  const profile = await getPinnedProfile(db, input.profile);
+  const chapterId = await chapterOfModule(db, moduleId);
+  const { seatTime } = profile.rules;
+  const scope = { moduleId, chapterId };
+  if (!requiresSeatTime(seatTime)) {
+    return withIdentityHold(db, context, studentId, profile, buildStatus(seatTime, scope, NOTHING_COUNTED));
+  }
+  const now = context.clock.now();
+  const read = { studentId, moduleId, chapterId, schoolDay: localDate(now, context.config.schoolTimeZone), now };
+  const seen = await readBeat(db, false, read);
+  // Time counts only in a chapter the student may study (chapters go in order, spec 4).
+  assertChapterOpenGiven(seen.completedChapterIds, chapterId);
+  let after: BeatRead = seen;
+  if (creditForHeartbeat(seatTime, seen.previousHeartbeatAt, now, seen) !== null) {
+    after = await db.transaction(async (tx) => {
+      const locked = await readBeat(tx, true, read);
+      const credited = creditForHeartbeat(seatTime, locked.previousHeartbeatAt, now, locked);
+      // Another tab's heartbeat wrote in between: this one is answered, not written.
+      if (credited === null) return locked;
+      await tx.insert(seatTimeLedger).values({
+        studentId,
+        moduleId,
+        chapterId,
+        heartbeatAt: now,
+        creditedSeconds: credited,
+        schoolDay: read.schoolDay,
+      });
+      return { ...locked, ...addCredit(locked, credited) };
+    });
+  }
+  const status = buildStatus(seatTime, scope, after);
+  const hold = identityHoldFrom(after.identity, {
+    studentId,
+    profile,
+    countedSeconds: after.course,
+    courseCompleted: after.courseCompleted,
+  });
+  if (hold === 'settle') return withIdentityHold(db, context, studentId, profile, status);
+  return { ...status, identityCheckDue: hold === 'hold' };
 }
 
 /** The student's seat time for a module, a chapter or the course, without counting any. */
 export async function getStudentSeatTime(
   db: Db,
   context: SeatTimeContext,
-  input: { studentId: number; moduleId?: number | undefined; chapterId?: number | undefined },
+  input: { studentId: number; profile: ProfileRef; moduleId?: number | undefined; chapterId?: number | undefined },
 ): Promise<SeatTimeStatus> {
-  const profile = await getStudentProfile(db, input.studentId);
+  const profile = await getPinnedProfile(db, input.profile);
   const status = await getSeatTimeStatus(db, context, { ...input, profile });
   return withIdentityHold(db, context, input.studentId, profile, status);
 }

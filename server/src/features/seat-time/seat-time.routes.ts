@@ -10,13 +10,18 @@ export function registerSeatTimeRoutes(app: FastifyInstance, { db, clock, config
 
   serve(app, seatTimeApi.heartbeat, PAID_STUDENT, async ({ body, auth }) => {
     assertOwnRecord(auth, body.studentId);
-    return recordStudentHeartbeat(db, context, { studentId: auth.studentId, moduleId: body.moduleId });
+    return recordStudentHeartbeat(db, context, {
+      studentId: auth.studentId,
+      profile: auth.profile,
+      moduleId: body.moduleId,
+    });
   });
 
   serve(app, seatTimeApi.get, PAID_STUDENT, async ({ params, query, auth }) => {
     assertOwnRecord(auth, params.id);
     return getStudentSeatTime(db, context, {
       studentId: auth.studentId,
+      profile: auth.profile,
       moduleId: query.moduleId,
       chapterId: query.chapterId,
     });

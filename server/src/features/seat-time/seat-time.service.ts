@@ -1,12 +1,11 @@
-import { asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { type AdminStudent, FINAL_EXAM_CHAPTER, type RulesProfile, type SeatTimeStatus } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { chapters, seatTimeLedger, students } from '../../db/schema.ts';
+import { chapters, seatTimeLedger } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { getCourseContent } from '../../db/course-content.ts';
-import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 /**
@@ -30,7 +29,7 @@ export interface SeatTimeContext {
   config: Config;
 }
 
-type SeatTimeRules = RulesProfile['seatTime'];
+export type SeatTimeRules = RulesProfile['seatTime'];
 
 /** A profile asks for seat time when any of its minimums is above zero (the default's are all 0). */
 export function requiresSeatTime(rules: SeatTimeRules): boolean {
@@ -50,7 +49,7 @@ export function creditForGap(previous: Date | undefined, now: Date, idleCutoffMi
   return gap;
 }
 
-interface LedgerTotals {
+export interface LedgerTotals {
   module: number;
   chapter: number;
   course: number;
@@ -82,7 +81,7 @@ function total(requiredSeconds: number, countedSeconds: number) {
   return { requiredSeconds, countedSeconds, remainingSeconds: Math.max(0, requiredSeconds - countedSeconds) };
 }
 
-function buildStatus(
+export function buildStatus(
   rules: SeatTimeRules,
   scope: { moduleId: number | null; chapterId: number | null },
   totals: LedgerTotals,
@@ -106,9 +105,9 @@ function buildStatus(
   };
 }
 
-const NOTHING_COUNTED: LedgerTotals = { module: 0, chapter: 0, course: 0, today: 0 };
+export const NOTHING_COUNTED: LedgerTotals = { module: 0, chapter: 0, course: 0, today: 0 };
 
-async function chapterOfModule(db: Db, moduleId: number): Promise<number> {
+export async function chapterOfModule(db: Db, moduleId: number): Promise<number> {
   const module = (await getCourseContent(db)).moduleById.get(moduleId);
   if (!module) throw notFound('No such module.');
   return module.chapterId;
@@ -138,56 +137,31 @@ export async function getSeatTimeStatus(
 }
 
 /**
- * A heartbeat from the module page (decision 012). Under a profile with no minimums nothing is
- * written. Otherwise, with the student's row locked (two tabs cannot count the same time twice),
- * the time since the previous heartbeat is credited when it is within the idle cut-off, and within
- * what is left of the school day's cap; the row is appended to the ledger (unless the previous
- * one is under MIN_HEARTBEAT_GAP_SECONDS old).
+ * What a heartbeat credits (decision 012), given the student's previous heartbeat and their totals
+ * before it: null when it comes under MIN_HEARTBEAT_GAP_SECONDS after the previous one (answered,
+ * not written); else the seconds since the previous heartbeat when within the idle cut-off, and
+ * within what is left of the school day's cap.
  */
-export async function recordHeartbeat(
-  db: Db,
-  context: SeatTimeContext,
-  input: { studentId: number; profile: StudentProfile; moduleId: number },
-): Promise<SeatTimeStatus> {
-  const { studentId, moduleId } = input;
-  const chapterId = await chapterOfModule(db, moduleId);
-  const seatTime = input.profile.rules.seatTime;
-  if (!requiresSeatTime(seatTime)) return buildStatus(seatTime, { moduleId, chapterId }, NOTHING_COUNTED);
-  // Time counts only in a chapter the student may study (chapters go in order, spec 4).
-  await assertChapterOpen(db, studentId, chapterId);
+export function creditForHeartbeat(
+  seatTime: SeatTimeRules,
+  previous: Date | undefined,
+  now: Date,
+  before: LedgerTotals,
+): number | null {
+  if (previous && now.getTime() - previous.getTime() < MIN_HEARTBEAT_GAP_SECONDS * 1000) return null;
+  const credited = creditForGap(previous, now, seatTime.idleCutoffMinutes);
+  if (seatTime.dailyCapMinutes === null) return credited;
+  return Math.min(credited, Math.max(0, seatTime.dailyCapMinutes * 60 - before.today));
+}
 
-  return db.transaction(async (tx) => {
-    await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
-    const now = context.clock.now();
-    const schoolDay = localDate(now, context.config.schoolTimeZone);
-    const [previous] = await tx
-      .select({ heartbeatAt: seatTimeLedger.heartbeatAt })
-      .from(seatTimeLedger)
-      .where(eq(seatTimeLedger.studentId, studentId))
-      .orderBy(desc(seatTimeLedger.heartbeatAt), desc(seatTimeLedger.id))
-      .limit(1);
-    const before = await sumLedger(tx, { studentId, moduleId, chapterId, schoolDay });
-    if (previous && now.getTime() - previous.heartbeatAt.getTime() < MIN_HEARTBEAT_GAP_SECONDS * 1000) {
-      return buildStatus(seatTime, { moduleId, chapterId }, before);
-    }
-    let credited = creditForGap(previous?.heartbeatAt, now, seatTime.idleCutoffMinutes);
-    if (seatTime.dailyCapMinutes !== null) {
-      credited = Math.min(credited, Math.max(0, seatTime.dailyCapMinutes * 60 - before.today));
-    }
-    await tx
-      .insert(seatTimeLedger)
-      .values({ studentId, moduleId, chapterId, heartbeatAt: now, creditedSeconds: credited, schoolDay });
-    return buildStatus(
-      seatTime,
-      { moduleId, chapterId },
-      {
-        module: before.module + credited,
-        chapter: before.chapter + credited,
-        course: before.course + credited,
-        today: before.today + credited,
-      },
-    );
-  });
+/** The totals after a heartbeat credited these seconds. */
+export function addCredit(totals: LedgerTotals, credited: number): LedgerTotals {
+  return {
+    module: totals.module + credited,
+    chapter: totals.chapter + credited,
+    course: totals.course + credited,
+    today: totals.today + credited,
+  };
 }
 
 export type SeatTimeScope =
