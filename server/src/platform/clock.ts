@@ -5,10 +5,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one (issue 15). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day (YYYY-MM-DD) a moment falls on in a time zone: a court's "completed on". */
 export function localDate(moment: Date, timeZone: string): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    moment,
-  );
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(moment);
 }

@@ -1,7 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { type Config, loadTestConfig } from '../config.ts';
-import type { Database, Db } from '../db/client.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
+import { type Database, type Db, openPostgres } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { PaymentProvider } from '../platform/payments/provider.ts';
 import { createTestPaymentProvider } from '../platform/payments/test-provider.ts';
@@ -29,7 +32,7 @@ export class TestClock implements Clock {
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
-  database: Database;
+  database: Database & { url?: string };
   clock: TestClock;
   config: Config;
   mailer: Mailer;
@@ -77,6 +80,43 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await database.close();
+    },
+  };
+}
+
+/**
+ * A second instance of the server on the same database, as in production behind a load balancer:
+ * its own app and its own database handle, so nothing kept in memory (course content, prepared
+ * statements) is shared with the first. On PostgreSQL a pool of its own; on PGlite a second
+ * drizzle handle over the same embedded database.
+ */
+export async function buildSecondInstance(first: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const { database } = first;
+  const url = 'url' in database && typeof database.url === 'string' ? database.url : undefined;
+  let db: Db;
+  let closeDb = async () => undefined as void;
+  if (url) {
+    const second = openPostgres(url, { max: 2 });
+    db = second.db;
+    closeDb = () => second.close();
+  } else if (first.db instanceof PgliteDatabase && '$client' in first.db && first.db.$client instanceof PGlite) {
+    db = drizzlePglite({ client: first.db.$client, schema });
+  } else {
+    throw new Error('a second instance needs PostgreSQL or PGlite');
+  }
+  const app = await buildApp({
+    config: first.config,
+    db,
+    clock: first.clock,
+    payments: createTestPaymentProvider(db, first.clock),
+    mailer: first.mailer,
+  });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await closeDb();
     },
   };
 }

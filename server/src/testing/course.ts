@@ -19,6 +19,8 @@ import { getRulesProfile } from '../features/rules/rules.service.ts';
 
 /** A signed-in client of the API, as the browser would be. */
 export interface ApiClient {
+  /** The session, as a Cookie header value (to call another instance as the same person). */
+  cookie: string;
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   post(url: string, payload: unknown): Promise<LightMyRequestResponse>;
 }
@@ -26,6 +28,7 @@ export interface ApiClient {
 export function apiClient(app: FastifyInstance, cookie: string): ApiClient {
   const send = (options: InjectOptions) => app.inject({ ...options, headers: { cookie, ...(options.headers ?? {}) } });
   return {
+    cookie,
     get: (url, headers = {}) => send({ method: 'GET', url, headers }),
     post: (url, payload) => send({ method: 'POST', url, payload: payload as InjectOptions['payload'] }),
   };

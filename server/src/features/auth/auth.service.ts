@@ -1,6 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SessionUser } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
@@ -15,7 +16,10 @@ export function normaliseDlNumber(dlNumber: string): string {
   return dlNumber.toUpperCase().replace(/[\s-]/g, '');
 }
 
-function toStudentUser(student: typeof students.$inferSelect): SessionUser {
+type StudentUserRow = Pick<typeof students.$inferSelect, 'id' | 'firstName' | 'lastName' | 'paymentAt' | 'completedAt'>;
+type StaffUserRow = Pick<typeof staff.$inferSelect, 'id' | 'role' | 'name' | 'courtId'>;
+
+function toStudentUser(student: StudentUserRow): SessionUser {
   return {
     id: student.id,
     type: 'student',
@@ -26,7 +30,7 @@ function toStudentUser(student: typeof students.$inferSelect): SessionUser {
   };
 }
 
-function toStaffUser(member: typeof staff.$inferSelect): SessionUser {
+function toStaffUser(member: StaffUserRow): SessionUser {
   return {
     id: member.id,
     type: member.role,
@@ -107,12 +111,31 @@ export async function authenticateStaff(
 
 /** The signed-in user's display copy (spec 3), fresh from the database. */
 export async function getSessionUser(db: Db, auth: Auth): Promise<SessionUser> {
+  // Every page asks this on load: prepared once, only the columns shown (issue 15).
   if (auth.kind === 'student') {
-    const [student] = await db.select().from(students).where(eq(students.id, auth.studentId));
+    const [student] = await prepareOnce(db, 'session_student_user', (database) =>
+      database
+        .select({
+          id: students.id,
+          firstName: students.firstName,
+          lastName: students.lastName,
+          paymentAt: students.paymentAt,
+          completedAt: students.completedAt,
+        })
+        .from(students)
+        .where(eq(students.id, sql.placeholder('id')))
+        .prepare('session_student_user'),
+    ).execute({ id: auth.studentId });
     if (!student) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
     return toStudentUser(student);
   }
-  const [member] = await db.select().from(staff).where(eq(staff.id, auth.staffId));
+  const [member] = await prepareOnce(db, 'session_staff_user', (database) =>
+    database
+      .select({ id: staff.id, role: staff.role, name: staff.name, courtId: staff.courtId })
+      .from(staff)
+      .where(eq(staff.id, sql.placeholder('id')))
+      .prepare('session_staff_user'),
+  ).execute({ id: auth.staffId });
   if (!member) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
   return toStaffUser(member);
 }

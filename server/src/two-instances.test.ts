@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminQuestion, Quiz } from '@ts/contract';
+import { buildSecondInstance, buildTestApp, type TestApp } from './testing/build-test-app.ts';
+import { apiClient, completeModulesOf, signInPaidStudent } from './testing/course.ts';
+import { createStaff } from './testing/factories.ts';
+import { signInStaff } from './testing/sign-in.ts';
+
+// Two instances of the server on one database, as behind a load balancer (issue 15): whatever one
+// keeps in memory, a change made through the other is seen at once.
+describe('two instances on one database', () => {
+  let t: TestApp;
+  let second: Awaited<ReturnType<typeof buildSecondInstance>>;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    second = await buildSecondInstance(t);
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.close();
+  });
+
+  it('refuses a session on the other instance at once after a sign-out on one', async () => {
+    const { id, client } = await signInPaidStudent(t);
+    const onSecond = (url: string) => second.app.inject({ method: 'GET', url, headers: { cookie: client.cookie } });
+    expect((await onSecond(`/api/students/${String(id)}/completedChapters`)).statusCode).toBe(200);
+    expect((await client.post('/api/logout', {})).statusCode).toBe(204);
+    expect((await onSecond(`/api/students/${String(id)}/completedChapters`)).statusCode).toBe(401);
+    expect((await onSecond('/api/me')).statusCode).toBe(401);
+  });
+
+  it("serves an admin's question edit on both instances at once", async () => {
+    const { id, client } = await signInPaidStudent(t);
+    await completeModulesOf(client, t.db, id, 1);
+    // The student draws on the second instance, which then holds the course content in memory.
+    const studentOnSecond = apiClient(second.app, client.cookie);
+    const drawn = (await studentOnSecond.get('/api/quiz/questions/1')).json<Quiz>();
+    const question = drawn.questions[0]!;
+
+    const admin = await createStaff(t.db, { role: 'admin' });
+    const adminOnFirst = apiClient(t.app, await signInStaff(t.app, admin));
+    const edited = await adminOnFirst.post(`/api/admin/edit/question/${String(question.id)}`, {
+      content: 'Edited on the first instance: what does a flashing red light mean?',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json<AdminQuestion>().question).toMatch(/^Edited on the first instance/);
+
+    // The same open attempt, read again through each instance: both show the new text.
+    for (const instance of [studentOnSecond, client]) {
+      const again = (await instance.get('/api/quiz/questions/1')).json<Quiz>();
+      expect(again.attemptId).toBe(drawn.attemptId);
+      expect(again.questions.find((shown) => shown.id === question.id)?.question).toBe(
+        'Edited on the first instance: what does a flashing red light mean?',
+      );
+    }
+  });
+});
