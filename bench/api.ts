@@ -15,10 +15,12 @@ import Fastify from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
-import { openPglite, openPostgres } from '../server/src/db/client.ts';
+import { type Db, openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
-import { counties, courts, modules, students } from '../server/src/db/schema.ts';
+import { counties, courts, moduleCompletions, modules, students } from '../server/src/db/schema.ts';
+import { answersFor, recordChapterPassed } from '../server/src/testing/course.ts';
+import type { Quiz } from '@ts/contract';
 import { systemClock } from '../server/src/platform/clock.ts';
 import { createMailer } from '../server/src/platform/mail/mailer.ts';
 import { createPaymentProvider } from '../server/src/platform/payments/index.ts';
@@ -89,6 +91,13 @@ async function main(): Promise<void> {
   const { studentId, cookie } = await registerAndSignIn(base, suffix, 1);
   await database.db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, studentId));
 
+  // The quiz draw: the student has studied chapter 1 (its modules complete); the first draw makes
+  // the attempt, and every later one shows that same unsubmitted attempt again (as a reload does).
+  const chapterOneModules = await database.db.select({ id: modules.id }).from(modules).where(eq(modules.chapterId, 1));
+  await database.db
+    .insert(moduleCompletions)
+    .values(chapterOneModules.map((module) => ({ studentId, moduleId: module.id, completedAt: new Date() })));
+
   // The anchor: bare Fastify, no plugins, one primary-key lookup on the same database.
   const anchor = Fastify({ logger: false });
   const lookup = database.db
@@ -142,6 +151,11 @@ async function main(): Promise<void> {
       headers: { cookie },
     },
     {
+      name: 'GET /api/quiz/questions/1 (signed-in student, the open attempt shown again)',
+      path: '/api/quiz/questions/1',
+      headers: { cookie },
+    },
+    {
       // Back to back, so after each student's first only one in 5 s is written (the flood guard).
       name: 'POST /api/students/heartbeat back to back (4-hour profile, one student per connection)',
       path: '/api/students/heartbeat',
@@ -173,6 +187,9 @@ async function main(): Promise<void> {
       `${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${String(result.latency.p50)} ms, p99 ${String(result.latency.p99)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s; ratio ${ratio.toFixed(2)}`,
     );
   }
+  if (!only || 'POST /api/quiz/score'.includes(only)) {
+    await benchFinalPasses(base, database.db, `${suffix}f`, anchorUrl);
+  }
   await anchor.close();
   await app.close();
   await database.close();
@@ -180,3 +197,56 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/**
+ * POST /api/quiz/score for a final pass: each student passes once, so this is not a timed
+ * autocannon run but SCORE_STUDENTS students (chapters 1-4 recorded, the final drawn) submitting
+ * passing answers, CONNECTIONS at a time. A pass completes the course and issues the certificate
+ * (its number and record) in the grading transaction; the PDF is rendered afterwards.
+ */
+async function benchFinalPasses(base: string, db: Db, tag: string, anchorUrl: string): Promise<void> {
+  const count = Number(process.env.BENCH_FINAL_STUDENTS ?? CONNECTIONS * 2);
+  const submissions: { cookie: string; body: string }[] = [];
+  for (let n = 0; n < count; n++) {
+    const learner = await registerAndSignIn(base, `${tag}${String(n)}`, 1);
+    await db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, learner.studentId));
+    for (const chapter of [1, 2, 3, 4]) await recordChapterPassed(db, learner.studentId, chapter);
+    const drawn = await fetch(`${base}/api/quiz/finalExamQuestions/${String(learner.studentId)}`, {
+      headers: { cookie: learner.cookie },
+    });
+    if (drawn.status !== 200) throw new Error(`final draw: ${String(drawn.status)} ${await drawn.text()}`);
+    const quiz = (await drawn.json()) as Quiz;
+    const answers = await answersFor(db, quiz, quiz.questions.length);
+    submissions.push({
+      cookie: learner.cookie,
+      body: JSON.stringify({ studentId: learner.studentId, chapter: 6, attemptId: quiz.attemptId, questions: answers }),
+    });
+  }
+  const bare = await autocannon({ url: anchorUrl, connections: CONNECTIONS, duration: DURATION_SECONDS });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let index = next++; index < submissions.length; index = next++) {
+        const submission = submissions[index]!;
+        const begun = performance.now();
+        const response = await fetch(`${base}/api/quiz/score`, {
+          method: 'POST',
+          headers: { cookie: submission.cookie, 'content-type': 'application/json' },
+          body: submission.body,
+        });
+        const result = (await response.json()) as { passed?: boolean };
+        latencies.push(performance.now() - begun);
+        if (response.status !== 200 || result.passed !== true) errors += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  console.log(
+    `POST /api/quiz/score, a final pass (${String(count)} students, ${String(CONNECTIONS)} at a time): ${(count / seconds).toFixed(0)} passes/s, p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s, p99 ${String(bare.latency.p99)} ms`,
+  );
+}

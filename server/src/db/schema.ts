@@ -470,6 +470,9 @@ export const certificateCounters = pgTable('certificate_counters', {
  * An issued certificate of completion: a human-readable number, an immutable snapshot of what it
  * certifies, and the PDF itself with its SHA-256. One per completion (source 'completion'); a
  * super_admin may issue more with a chosen date (source 'admin'), and the old ones stay.
+ * The PDF is rendered from the snapshot after the issuing transaction (issue 15, decision 019):
+ * by the delivery worker, or by the first download, whichever comes first; until then both
+ * columns are null.
  */
 export const certificates = pgTable(
   'certificates',
@@ -483,8 +486,8 @@ export const certificates = pgTable(
     issuedByStaffId: integer('issued_by_staff_id').references(() => staff.id),
     completionDate: date('completion_date', { mode: 'string' }).notNull(),
     snapshot: jsonb('snapshot').notNull(),
-    pdf: bytea('pdf').notNull(),
-    pdfSha256: text('pdf_sha256').notNull(),
+    pdf: bytea('pdf'),
+    pdfSha256: text('pdf_sha256'),
     rulesProfileId: text('rules_profile_id').notNull().default('default'),
     rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
     /** Who the profile sends it to (decision 012); held_for_state_report sends no court email. */
@@ -501,6 +504,7 @@ export const certificates = pgTable(
       .on(t.studentId)
       .where(sql`${t.source} = 'completion'`),
     index('certificates_student_idx').on(t.studentId),
+    check('certificates_pdf_with_hash_check', sql`(${t.pdf} is null) = (${t.pdfSha256} is null)`),
   ],
 );
 

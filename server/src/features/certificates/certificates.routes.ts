@@ -75,7 +75,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
       const params = DownloadParams.safeParse(request.params);
       if (!params.success) throw notFound('No such certificate.');
       const query = DownloadQuery.safeParse(request.query);
-      const pdf = await getCertificatePdfFor(db, clock, () => request.getAuth(), {
+      const pdf = await getCertificatePdfFor(db, { clock, config }, () => request.getAuth(), {
         number: params.data.number,
         link: query.success ? query.data : null,
       });

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -53,8 +53,10 @@ async function nextNumber(tx: Db, year: number): Promise<string> {
 }
 
 /**
- * Issues a certificate: a number, an immutable snapshot of what it certifies, the PDF and its
- * SHA-256, and (unless told not to) one delivery per recipient, the student and the court clerk.
+ * Issues a certificate: a number, an immutable snapshot of what it certifies, and (unless told
+ * not to) one delivery per recipient, the student and the court clerk. The PDF is rendered from
+ * the snapshot later (ensureCertificatePdf), outside the caller's transaction: a final pass
+ * grades in milliseconds and the delivery worker or the first download renders it.
  * For a completion it is idempotent: the enrolment's completion certificate is issued once,
  * whatever the number of calls. Runs inside the caller's transaction.
  */
@@ -99,10 +101,6 @@ export async function issueCertificate(
     rulesProfile: describeRulesProfile(profile),
     issuedAt: now.toISOString(),
   };
-  const pdf = await renderCertificatePdf(snapshot, {
-    schoolName: context.config.schoolName,
-    verifyUrl: `${context.config.publicUrl}/verify/${number}`,
-  });
   const [row] = await tx
     .insert(certificates)
     .values({
@@ -112,8 +110,6 @@ export async function issueCertificate(
       issuedByStaffId: input.staffId ?? null,
       completionDate: input.completionDate,
       snapshot,
-      pdf: Buffer.from(pdf),
-      pdfSha256: sha256Hex(pdf),
       rulesProfileId: profile.id,
       rulesProfileVersion: profile.version,
       routing,
@@ -262,7 +258,7 @@ export async function getCertificateOf(db: Db, studentId: number, certificateId:
  */
 export async function getCertificatePdfFor(
   db: Db,
-  clock: Clock,
+  { clock, config }: IssueContext,
   resolveAuth: () => Promise<Auth | null>,
   input: { number: string; link: { expires?: number | undefined; signature?: string | undefined } | null },
 ): Promise<Buffer> {
@@ -277,14 +273,47 @@ export async function getCertificatePdfFor(
   if (!signed && !(auth && canSeeStudent(auth, { id: file.studentId, courtId: file.courtId }))) {
     throw noSuchCertificate();
   }
-  return file.pdf;
+  return ensureCertificatePdf(db, config, file);
+}
+
+/**
+ * A certificate's PDF, rendered from its snapshot and stored the first time it is asked for (the
+ * delivery worker or a download, on any instance). Rendering is deterministic (the document is
+ * dated by the snapshot's issue moment), and only the first store is kept: whoever renders
+ * second returns the stored bytes, so the file and its SHA-256 never change once stored.
+ */
+export async function ensureCertificatePdf(
+  db: Db,
+  config: Config,
+  certificate: { id: number; number: string; snapshot: unknown; pdf: Buffer | null },
+): Promise<Buffer> {
+  if (certificate.pdf) return certificate.pdf;
+  const rendered = Buffer.from(
+    await renderCertificatePdf(certificate.snapshot as CertificateSnapshot, {
+      schoolName: config.schoolName,
+      verifyUrl: `${config.publicUrl}/verify/${certificate.number}`,
+    }),
+  );
+  const [stored] = await db
+    .update(certificates)
+    .set({ pdf: rendered, pdfSha256: sha256Hex(rendered) })
+    .where(and(eq(certificates.id, certificate.id), isNull(certificates.pdf)))
+    .returning({ id: certificates.id });
+  if (stored) return rendered;
+  const [first] = await db
+    .select({ pdf: certificates.pdf })
+    .from(certificates)
+    .where(eq(certificates.id, certificate.id));
+  return first?.pdf ?? rendered;
 }
 
 /** The PDF of a certificate with what decides who may download it. */
 async function findCertificateFile(db: Db, number: string) {
   const [row] = await db
     .select({
+      id: certificates.id,
       pdf: certificates.pdf,
+      snapshot: certificates.snapshot,
       studentId: certificates.studentId,
       courtId: students.courtId,
       number: certificates.number,

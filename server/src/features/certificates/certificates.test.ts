@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, Quiz, StaffRole } from '@ts/contract';
-import { certificateCounters, sessions, students } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { certificateCounters, certificates, sessions, students } from '../../db/schema.ts';
 import { createMailer, type Mailer } from '../../platform/mail/mailer.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import {
@@ -23,7 +24,13 @@ import { buildRegistration, createCourt, createStaff } from '../../testing/facto
 import { signInStaff, uniqueAddress } from '../../testing/sign-in.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
 import { COURSE_NAME, DEFAULT_RULES_PROFILE, issueCertificate } from './certificates.service.ts';
-import { processDueDeliveries, resendDelivery, RETRY_FOR_MS, retryDelay } from './deliveries.service.ts';
+import {
+  processAllDueDeliveries,
+  processDueDeliveries,
+  resendDelivery,
+  RETRY_FOR_MS,
+  retryDelay,
+} from './deliveries.service.ts';
 import { getLinkKey, signDownloadPath } from './download-links.ts';
 
 const MINUTE = 60_000;
@@ -36,6 +43,13 @@ const yearOf = (t: TestApp) => String(t.clock.now().getUTCFullYear());
 async function signedInStaff(t: TestApp, role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
   const member = await createStaff(t.db, { role, courtId });
   return apiClient(t.app, await signInStaff(t.app, member));
+}
+
+/** A certificate row as stored now (its PDF is stored by the first download or delivery). */
+async function storedCertificate(db: Db, id: number) {
+  const [row] = await db.select().from(certificates).where(eq(certificates.id, id));
+  if (!row) throw new Error(`no certificate ${String(id)}`);
+  return row;
 }
 
 const anonymousGet = (t: TestApp, url: string, remoteAddress?: string) =>
@@ -76,7 +90,7 @@ describe('certificates', () => {
       expect(certificate.completionDate).toBe('2026-11-22');
     });
 
-    it('issues exactly one certificate: a TS-<year>-NNNNNN number, a snapshot, a PDF with its SHA-256 and two queued deliveries', async () => {
+    it('issues exactly one certificate: a TS-<year>-NNNNNN number, a snapshot and two queued deliveries; the PDF and its SHA-256 follow', async () => {
       const student = await createCourseStudent(t, { firstName: 'José', lastName: 'Núñez', dob: '1988-07-04' });
 
       await passCourse(student.client, t.db, student.id);
@@ -100,11 +114,9 @@ describe('certificates', () => {
         issuedAt: t.clock.now().toISOString(),
       });
 
-      expect(certificate.pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-      expect(certificate.pdfSha256).toBe(sha256(certificate.pdf));
-      const document = await PDFDocument.load(certificate.pdf);
-      expect(document.getPageCount()).toBe(1);
-      expect(document.getTitle()).toBe(`Certificate of Completion ${certificate.number}`);
+      // Rendered after the grading transaction (issue 15): by the delivery worker or the first download.
+      expect(certificate.pdf).toBeNull();
+      expect(certificate.pdfSha256).toBeNull();
 
       const deliveries = await deliveriesOf(t.db, certificate.id);
       expect(deliveries).toEqual([
@@ -123,6 +135,16 @@ describe('certificates', () => {
           sentAt: null,
         }),
       ]);
+
+      const downloaded = await student.client.get(`/api/certificates/${certificate.number}/pdf`);
+      expect(downloaded.statusCode).toBe(200);
+      const stored = await storedCertificate(t.db, certificate.id);
+      expect(stored.pdf?.equals(downloaded.rawPayload)).toBe(true);
+      expect(downloaded.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(stored.pdfSha256).toBe(sha256(downloaded.rawPayload));
+      const document = await PDFDocument.load(downloaded.rawPayload);
+      expect(document.getPageCount()).toBe(1);
+      expect(document.getTitle()).toBe(`Certificate of Completion ${certificate.number}`);
       expect(deliveries.every((delivery) => delivery.nextAttemptAt.getTime() === t.clock.now().getTime())).toBe(true);
 
       const listed = await student.client.get(`/api/students/${String(student.id)}/certificate/all`);
@@ -271,8 +293,9 @@ describe('certificates', () => {
       expect(response.headers['content-type']).toBe('application/pdf');
       expect(response.headers['content-disposition']).toBe('attachment; filename="Certificate_Of_Completion.pdf"');
       expect(response.headers['cache-control']).toBe('private, no-store');
-      expect(response.rawPayload.equals(student.certificate.pdf)).toBe(true);
-      expect(sha256(response.rawPayload)).toBe(student.certificate.pdfSha256);
+      const stored = await storedCertificate(t.db, student.certificate.id);
+      expect(stored.pdf && response.rawPayload.equals(stored.pdf)).toBe(true);
+      expect(sha256(response.rawPayload)).toBe(stored.pdfSha256);
     });
 
     it('hides a certificate from another student and from an anonymous caller with the 404 of a number never issued', async () => {
@@ -315,7 +338,8 @@ describe('certificates', () => {
       for (const [client, status] of cases) {
         const response = await client.get(pdfUrl(student.certificate.number));
         expect(response.statusCode).toBe(status);
-        if (status === 200) expect(response.rawPayload.equals(student.certificate.pdf)).toBe(true);
+        const { pdf } = await storedCertificate(t.db, student.certificate.id);
+        if (status === 200) expect(pdf && response.rawPayload.equals(pdf)).toBe(true);
       }
     });
 
@@ -335,7 +359,8 @@ describe('certificates', () => {
 
       const signed = await anonymousGet(t, link);
       expect(signed.statusCode).toBe(200);
-      expect(signed.rawPayload.equals(student.certificate.pdf)).toBe(true);
+      const { pdf } = await storedCertificate(t.db, student.certificate.id);
+      expect(pdf && signed.rawPayload.equals(pdf)).toBe(true);
 
       const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
       const tampered = [
@@ -626,6 +651,32 @@ describe('certificate delivery by email', () => {
     return { ...student, certificate };
   }
 
+  it("sends everything due in one worker round, batch after batch: six students' twelve emails", async () => {
+    const students = [];
+    for (let n = 0; n < 6; n += 1) students.push(await completedStudent());
+    expect(await processAllDueDeliveries(t.db, t.clock, t.config, mailer)).toBe(12);
+    for (const student of students) {
+      expect(mailTo(student.email)).toHaveLength(1);
+      expect(mailTo(student.court.email)).toHaveLength(1);
+    }
+    expect(await deliver()).toBe(0);
+  });
+
+  it('renders the PDF once when a download and the delivery worker ask for it at once, and mails those very bytes', async () => {
+    const student = await completedStudent();
+    const [downloaded, sent] = await Promise.all([
+      student.client.get(`/api/certificates/${student.certificate.number}/pdf`),
+      deliver(),
+    ]);
+    expect(sent).toBe(2);
+    const { pdf, pdfSha256 } = await storedCertificate(t.db, student.certificate.id);
+    expect(pdf && downloaded.rawPayload.equals(pdf)).toBe(true);
+    expect(pdfSha256).toBe(sha256(downloaded.rawPayload));
+    const mailed = [...mailTo(student.email), ...mailTo(student.court.email)];
+    expect(mailed).toHaveLength(2);
+    for (const mail of mailed) expect(pdf && mail.attachments[0]?.content.equals(pdf)).toBe(true);
+  });
+
   it('sends the student and the court clerk each an email with the PDF attached, and shows both as sent', async () => {
     const student = await completedStudent();
     const { certificate } = student;
@@ -642,7 +693,8 @@ describe('certificate delivery by email', () => {
       const attachment = mail!.attachments[0]!;
       expect(attachment.filename).toBe('Certificate_Of_Completion.pdf');
       expect(attachment.contentType).toBe('application/pdf');
-      expect(attachment.content.equals(certificate.pdf)).toBe(true);
+      const { pdf } = await storedCertificate(t.db, certificate.id);
+      expect(pdf && attachment.content.equals(pdf)).toBe(true);
       expect((await PDFDocument.load(attachment.content)).getPageCount()).toBe(1);
     }
     expect(toStudent?.subject).toBe(`Your certificate of completion (${certificate.number})`);

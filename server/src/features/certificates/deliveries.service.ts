@@ -8,7 +8,7 @@ import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { findDeliveryOwner } from './certificates.service.ts';
+import { ensureCertificatePdf, findDeliveryOwner } from './certificates.service.ts';
 import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 
@@ -62,6 +62,36 @@ function certificateEmail(
  * the outcome. Returns how many were sent.
  */
 export async function processDueDeliveries(db: Db, clock: Clock, config: Config, mailer: Mailer): Promise<number> {
+  return (await sendDueBatch(db, clock, config, mailer)).sent;
+}
+
+/**
+ * The worker's round: batch after batch while full ones come back, so a busy afternoon's
+ * certificates leave within seconds of their passes rather than ten per tick (issue 15). Bounded,
+ * so that stopping the server waits for one round only.
+ */
+export async function processAllDueDeliveries(
+  db: Db,
+  clock: Clock,
+  config: Config,
+  mailer: Mailer,
+  maxBatches = 50,
+): Promise<number> {
+  let sent = 0;
+  for (let batch = 0; batch < maxBatches; batch += 1) {
+    const round = await sendDueBatch(db, clock, config, mailer);
+    sent += round.sent;
+    if (round.claimed < BATCH) break;
+  }
+  return sent;
+}
+
+async function sendDueBatch(
+  db: Db,
+  clock: Clock,
+  config: Config,
+  mailer: Mailer,
+): Promise<{ claimed: number; sent: number }> {
   const now = clock.now();
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
@@ -94,7 +124,12 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
   const linkKey = claimed.length > 0 ? await getLinkKey(db) : '';
   for (const delivery of claimed) {
     const [certificate] = await db
-      .select({ number: certificates.number, snapshot: certificates.snapshot, pdf: certificates.pdf })
+      .select({
+        id: certificates.id,
+        number: certificates.number,
+        snapshot: certificates.snapshot,
+        pdf: certificates.pdf,
+      })
       .from(certificates)
       .where(eq(certificates.id, delivery.certificateId));
     if (!certificate) continue;
@@ -116,6 +151,8 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
     if (!stillMine) continue;
     const attempts = delivery.attempts + 1;
     try {
+      // Rendered here, after the grading transaction, the first time (issue 15, decision 019).
+      const pdf = await ensureCertificatePdf(db, config, certificate);
       const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
       const { subject, text } = certificateEmail(config, delivery.recipient, certificate, downloadPath);
       await mailer.send({
@@ -123,9 +160,7 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
         subject,
         text,
         messageId: `certificate-${String(delivery.certificateId)}-${delivery.recipient}`,
-        attachments: [
-          { filename: 'Certificate_Of_Completion.pdf', content: certificate.pdf, contentType: 'application/pdf' },
-        ],
+        attachments: [{ filename: 'Certificate_Of_Completion.pdf', content: pdf, contentType: 'application/pdf' }],
       });
       await db
         .update(certificateDeliveries)
@@ -147,7 +182,7 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
         .where(eq(certificateDeliveries.id, delivery.id));
     }
   }
-  return sent;
+  return { claimed: claimed.length, sent };
 }
 
 /**
@@ -193,7 +228,7 @@ export async function resendDelivery(
 }
 
 /**
- * Runs processDueDeliveries every few seconds until stopped. Every instance may run one: the
+ * Runs processAllDueDeliveries every few seconds until stopped. Every instance may run one: the
  * lease and SKIP LOCKED keep them from sending the same email twice.
  */
 export function startDeliveryWorker(
@@ -205,7 +240,7 @@ export function startDeliveryWorker(
   intervalMs = 5_000,
 ): PeriodicJob {
   return startPeriodicJob(
-    () => processDueDeliveries(db, clock, config, mailer),
+    () => processAllDueDeliveries(db, clock, config, mailer),
     intervalMs,
     (error) => {
       log.error({ error: describeFailure(error) }, 'certificate delivery round failed');
