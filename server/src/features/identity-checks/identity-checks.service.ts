@@ -147,7 +147,7 @@ export async function assertNoIdentityHold(
   if (state.rows.some((row) => row.reason === 'before_final' && row.outcome === 'passed')) return;
   // Asked only once the final is otherwise open, so the question is not wasted on a closed exam.
   await assertChapterOpen(db, studentId, FINAL_EXAM_CHAPTER);
-  await assertSeatTimeMet(db, { studentId, scope: { kind: 'course' } });
+  await assertSeatTimeMet(db, { studentId, profile, scope: { kind: 'course' } });
   await db.transaction(async (tx) => {
     const settled = await settleChecks(tx, now, studentId, rules);
     if (settled.open || settled.lock) return;

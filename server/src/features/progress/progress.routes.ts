@@ -19,7 +19,11 @@ export function registerProgressRoutes(app: FastifyInstance, { db, clock, config
 
   serve(app, progressApi.completeModule, PAID_STUDENT, async ({ body, auth }) => {
     assertOwnRecord(auth, body.studentId);
-    await completeModule(db, { clock, config }, { studentId: auth.studentId, moduleId: body.moduleId });
+    await completeModule(
+      db,
+      { clock, config },
+      { studentId: auth.studentId, profile: auth.profile, moduleId: body.moduleId },
+    );
     return { saved: true as const };
   });
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import type { ProfileRef } from '../../plugins/session.ts';
 import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
 import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
 import { localDate } from '../../platform/clock.ts';
@@ -34,13 +35,17 @@ export async function assertModulesComplete(db: Db, studentId: number, chapterId
 export async function completeModule(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; moduleId: number },
+  input: { studentId: number; profile: ProfileRef; moduleId: number },
 ): Promise<void> {
-  await assertCourseOpen(db, context, input.studentId);
+  const profile = await assertCourseOpen(db, context, input);
   const module = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!module) throw notFound('No such module.');
   await assertChapterOpen(db, input.studentId, module.chapterId);
-  await assertSeatTimeMet(db, { studentId: input.studentId, scope: { kind: 'module', moduleId: input.moduleId } });
+  await assertSeatTimeMet(db, {
+    studentId: input.studentId,
+    profile,
+    scope: { kind: 'module', moduleId: input.moduleId },
+  });
   await db
     .insert(moduleCompletions)
     .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: context.clock.now() })

@@ -12,6 +12,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
   serve(app, quizApi.questions, PAID_STUDENT, async ({ params, auth, request }) =>
     startQuizAttempt(db, context, {
       studentId: auth.studentId,
+      profile: auth.profile,
       chapterId: params.chapterId,
       language: requestLanguage(request),
     }),
@@ -19,7 +20,11 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
 
   serve(app, quizApi.finalExam, PAID_STUDENT, async ({ params, auth, request }) => {
     assertOwnRecord(auth, params.studentId);
-    return startFinalExamAttempt(db, context, { studentId: auth.studentId, language: requestLanguage(request) });
+    return startFinalExamAttempt(db, context, {
+      studentId: auth.studentId,
+      profile: auth.profile,
+      language: requestLanguage(request),
+    });
   });
 
   serve(app, quizApi.answers, PAID_STUDENT, async ({ params, auth, request }) =>
@@ -34,6 +39,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
     assertOwnRecord(auth, body.studentId);
     return gradeQuizAttempt(db, context, {
       studentId: auth.studentId,
+      profile: auth.profile,
       chapterId: body.chapter,
       attemptId: body.attemptId,
       submitted: body.questions,

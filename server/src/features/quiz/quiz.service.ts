@@ -1,6 +1,8 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
+import type { ProfileRef } from '../../plugins/session.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
@@ -64,12 +66,12 @@ async function loadQuestions(db: Db, ids: number[]): Promise<BankQuestion[]> {
 export async function startQuizAttempt(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; chapterId: number; language: Language },
+  input: { studentId: number; profile: ProfileRef; chapterId: number; language: Language },
 ): Promise<Quiz> {
   // The final drawn through the chapter call keeps every rule of the final, its identity check
   // before the draw included (otherwise /quiz/questions/6 would skip it).
   if (input.chapterId === FINAL_EXAM_CHAPTER) return startFinalExamAttempt(db, context, input);
-  const profile = await assertCourseOpen(db, context, input.studentId);
+  const profile = await assertCourseOpen(db, context, input);
   return drawAttempt(db, context.clock, profile, input);
 }
 
@@ -80,9 +82,9 @@ export async function startQuizAttempt(
 export async function startFinalExamAttempt(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; language: Language },
+  input: { studentId: number; profile: ProfileRef; language: Language },
 ): Promise<Quiz> {
-  const profile = await assertCourseOpen(db, context, input.studentId, { finalDraw: true });
+  const profile = await assertCourseOpen(db, context, input, { finalDraw: true });
   return drawAttempt(db, context.clock, profile, { ...input, chapterId: FINAL_EXAM_CHAPTER });
 }
 
@@ -94,6 +96,12 @@ async function drawAttempt(
 ): Promise<Quiz> {
   const { studentId, chapterId } = input;
   await assertChapterExists(db, chapterId);
+  // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
+  const rules = quizRulesFor(profile.rules, chapterId);
+  // A reload shows the unsubmitted attempt again. What let it be drawn still holds (completions
+  // are never undone), so only the course gate, asked by the caller, is asked again: one query.
+  const shown = await findOpenAttempt(db, studentId, chapterId);
+  if (shown) return presentAttempt(db, shown, rules, profile, input.language);
   const status = await getQuizStatus(db, { studentId, chapterId });
   if (status.complete) {
     throw new AppError('ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
@@ -102,28 +110,15 @@ async function drawAttempt(
   if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
   await assertSeatTimeMet(db, {
     studentId,
+    profile,
     scope: chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
   });
-  // The student's rules profile (decision 012): question count, pass mark, attempts and wait.
-  const rules = quizRulesFor(profile.rules, chapterId);
-
   const banks = (await getCourseContent(db)).activeBankByChapter;
   const activeBank = (chapter: number) => banks.get(chapter) ?? [];
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
-    const [open] = await tx
-      .select()
-      .from(quizAttempts)
-      .where(
-        and(
-          eq(quizAttempts.studentId, studentId),
-          eq(quizAttempts.chapterId, chapterId),
-          isNull(quizAttempts.submittedAt),
-        ),
-      )
-      .orderBy(desc(quizAttempts.id))
-      .limit(1);
+    const open = await findOpenAttempt(tx, studentId, chapterId);
     if (open) return open;
     await assertAttemptAllowed(tx, clock, { studentId, chapterId, rules });
     const [previous] = await tx
@@ -159,6 +154,38 @@ async function drawAttempt(
     return created;
   });
 
+  return presentAttempt(db, attempt, rules, profile, input.language);
+}
+
+/** An unsubmitted attempt (one of the student's own), as a draw answers it. */
+async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
+  const [open] = await prepareOnce(db, 'find_open_attempt', (database) =>
+    database
+      .select()
+      .from(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.studentId, sql.placeholder('studentId')),
+          eq(quizAttempts.chapterId, sql.placeholder('chapterId')),
+          isNull(quizAttempts.submittedAt),
+        ),
+      )
+      .orderBy(desc(quizAttempts.id))
+      .limit(1)
+      .prepare('find_open_attempt'),
+  ).execute({ studentId, chapterId });
+  return open;
+}
+
+/** The drawn questions with their answers, none marked correct, in the student's language. */
+async function presentAttempt(
+  db: Db,
+  attempt: typeof quizAttempts.$inferSelect,
+  rules: ReturnType<typeof quizRulesFor>,
+  profile: StudentProfile,
+  language: Language,
+): Promise<Quiz> {
+  const chapterId = attempt.chapterId;
   const drawn = await loadQuestions(db, attempt.questionIds);
   return {
     attemptId: attempt.id,
@@ -170,10 +197,10 @@ async function drawAttempt(
     questions: drawn.map(({ question, answers: choices }) => ({
       id: question.id,
       chapter_id: question.chapterId,
-      question: pick(input.language, question.question, question.questionEs),
+      question: pick(language, question.question, question.questionEs),
       answers: choices.map((answer) => ({
         id: answer.id,
-        content: pick(input.language, answer.content, answer.contentEs),
+        content: pick(language, answer.content, answer.contentEs),
       })),
     })),
   };
@@ -207,6 +234,7 @@ export async function gradeQuizAttempt(
   context: IssueContext,
   input: {
     studentId: number;
+    profile: ProfileRef;
     chapterId: number;
     attemptId: number | undefined;
     submitted: { question: number; answer: number }[];
@@ -214,7 +242,7 @@ export async function gradeQuizAttempt(
   },
 ): Promise<QuizResult> {
   const { studentId, chapterId } = input;
-  await assertCourseOpen(db, context, studentId);
+  await assertCourseOpen(db, context, input);
   const conditions = [
     eq(quizAttempts.studentId, studentId),
     eq(quizAttempts.chapterId, chapterId),

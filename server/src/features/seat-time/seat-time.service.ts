@@ -180,9 +180,9 @@ const WHERE_TEXT: Record<SeatTimeScope['kind'], string> = {
  */
 export async function assertSeatTimeMet(
   db: Db,
-  { studentId, scope }: { studentId: number; scope: SeatTimeScope },
+  { studentId, profile, scope }: { studentId: number; profile: StudentProfile; scope: SeatTimeScope },
 ): Promise<void> {
-  const { seatTime } = (await getStudentProfile(db, studentId)).rules;
+  const { seatTime } = profile.rules;
   const minutes =
     scope.kind === 'module'
       ? seatTime.minutesPerModule
