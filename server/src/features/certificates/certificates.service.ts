@@ -11,7 +11,7 @@ import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
-import { DEFAULT_PROFILE_ID, getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
+import { DEFAULT_PROFILE_ID, getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
@@ -87,7 +87,10 @@ export async function issueCertificate(
   const now = context.clock.now();
   const issuedOn = localDate(now, context.config.schoolTimeZone);
   // Decision 012: the enrolment's profile decides who receives it and how long it is kept.
-  const profile = await getStudentProfile(tx, input.studentId);
+  const profile = await getPinnedProfile(tx, {
+    id: student.student.rulesProfileId,
+    version: student.student.rulesProfileVersion,
+  });
   const { routing, retentionYears } = profile.rules.certificate;
   const number = await nextNumber(tx, Number(issuedOn.slice(0, 4)));
   const snapshot: CertificateSnapshot = {

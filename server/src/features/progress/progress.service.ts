@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
@@ -85,14 +85,12 @@ export async function recordChapterPass(
  */
 export async function completeCourse(tx: Db, context: IssueContext, studentId: number): Promise<void> {
   const now = context.clock.now();
-  await tx
-    .update(students)
-    .set({ completedAt: now })
-    .where(and(eq(students.id, studentId), isNull(students.completedAt)));
+  // Set once: a second call keeps the first moment (and returns it, in the same statement).
   const [student] = await tx
-    .select({ completedAt: students.completedAt })
-    .from(students)
-    .where(eq(students.id, studentId));
+    .update(students)
+    .set({ completedAt: sql`coalesce(${students.completedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(students.id, studentId))
+    .returning({ completedAt: students.completedAt });
   const completionDate = localDate(student?.completedAt ?? now, context.config.schoolTimeZone);
   await issueCertificate(tx, context, { studentId, source: 'completion', completionDate, email: true });
 }
