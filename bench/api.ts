@@ -99,15 +99,13 @@ async function main(): Promise<void> {
   for (let n = 0; n < CONNECTIONS; n++) {
     const reader = await registerAndSignIn(base, `${suffix}q${String(n)}`, 1);
     await database.db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, reader.studentId));
-    await database.db
-      .insert(moduleCompletions)
-      .values(
-        chapterOneModules.map((module) => ({
-          studentId: reader.studentId,
-          moduleId: module.id,
-          completedAt: new Date(),
-        })),
-      );
+    await database.db.insert(moduleCompletions).values(
+      chapterOneModules.map((module) => ({
+        studentId: reader.studentId,
+        moduleId: module.id,
+        completedAt: new Date(),
+      })),
+    );
     readers.push(reader);
   }
   let nextReader = 0;

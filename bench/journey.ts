@@ -1,0 +1,330 @@
+/**
+ * The 1,000-student journey (issue 15): BENCH_STUDENTS simulated students (1,000 unless told),
+ * all starting at once, registration to certificate, round-robin over two server instances
+ * (two real `server/src/main.ts` processes) on one PostgreSQL, with a local SMTP sink receiving
+ * the certificate emails. Bounded in time; prints the errors, p50/p99 per call, and how long after
+ * the last pass the last of the emails arrived, and whether any arrived twice.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:journey
+ *
+ * It makes a database of its own on that server and drops it afterwards.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import type { Quiz } from '@ts/contract';
+import { PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
+import { openPostgres } from '../server/src/db/client.ts';
+import { answers, courts, modules } from '../server/src/db/schema.ts';
+
+const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
+/** The whole run, journeys and deliveries, stops after this long whatever is left. */
+const LIMIT_SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 900);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+// ---- the SMTP sink: counts each message by its Message-ID and notes when it came --------------
+
+interface Sink {
+  url: string;
+  arrivals: Map<string, number[]>;
+  close(): Promise<void>;
+}
+
+async function startSink(): Promise<Sink> {
+  const arrivals = new Map<string, number[]>();
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 20 * 1024 * 1024,
+    onData(stream, _session, callback) {
+      let head = '';
+      stream.on('data', (chunk: Buffer) => {
+        if (head.length < 8192) head += chunk.toString('latin1');
+      });
+      stream.on('end', () => {
+        const id = /^Message-ID:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? `unknown-${String(arrivals.size)}`;
+        arrivals.set(id, [...(arrivals.get(id) ?? []), performance.now()]);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${String(port)}?ignoreTLS=true`,
+    arrivals,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// ---- the two instances -------------------------------------------------------------------------
+
+async function startInstance(
+  env: Record<string, string>,
+  port: number,
+): Promise<{ base: string; child: ChildProcess }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-journey-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${String(port)}`;
+  for (let waited = 0; waited < 120_000; waited += 250) {
+    if (child.exitCode !== null) throw new Error(`instance on ${String(port)} exited with ${String(child.exitCode)}`);
+    const healthy = await fetch(`${base}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { base, child };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`instance on ${String(port)} did not start`);
+}
+
+// ---- one student's journey ---------------------------------------------------------------------
+
+const timings = new Map<string, number[]>();
+const failures = new Map<string, number>();
+const passedAt: number[] = [];
+
+class CallFailed extends Error {}
+
+async function call<T>(
+  label: string,
+  base: string,
+  url: string,
+  options: { method?: string; cookie?: string; body?: unknown; expect?: number } = {},
+): Promise<{ body: T; cookie: string | undefined }> {
+  const started = performance.now();
+  let status = 0;
+  let text: string;
+  let cookie: string | undefined;
+  try {
+    const response = await fetch(`${base}${url}`, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    status = response.status;
+    text = await response.text();
+    cookie = response.headers.get('set-cookie')?.split(';')[0];
+  } catch (error) {
+    text = error instanceof Error ? error.message : String(error);
+  }
+  timings.set(label, [...(timings.get(label) ?? []), performance.now() - started]);
+  if (status !== (options.expect ?? 200)) {
+    const key = `${label}: ${String(status)} ${text.slice(0, 120)}`;
+    failures.set(key, (failures.get(key) ?? 0) + 1);
+    throw new CallFailed(key);
+  }
+  return { body: (text ? JSON.parse(text) : undefined) as T, cookie };
+}
+
+interface Course {
+  courtId: number;
+  modulesByChapter: Map<number, number[]>;
+  correctAnswer: Map<number, number>;
+}
+
+async function journey(n: number, base: string, course: Course, tag: string): Promise<void> {
+  const dlNumber = `J${tag}${String(n).padStart(5, '0')}`;
+  const { body: registered } = await call<{ studentId: number }>(
+    'POST /api/register/student',
+    base,
+    '/api/register/student',
+    {
+      expect: 201,
+      body: {
+        first_name: 'Journey',
+        last_name: `Runner`,
+        email: `journey${tag}${String(n)}@example.com`,
+        dl_number: dlNumber,
+        dob: '01/02/1990',
+        address: '1 Loop Road',
+        city: 'Fresno',
+        state: 'CA',
+        zip: '93721',
+        court: course.courtId,
+      },
+    },
+  );
+  const studentId = registered.studentId;
+  const { body: intent } = await call<{ clientSecret: string; paymentIntentId: string }>(
+    'POST /api/public/payment/intent',
+    base,
+    '/api/public/payment/intent',
+    { body: { studentId } },
+  );
+  await call(
+    'POST /api/test-provider/payment_intents/:id/confirm',
+    base,
+    `/api/test-provider/payment_intents/${intent.paymentIntentId}/confirm`,
+    {
+      body: { client_secret: intent.clientSecret, card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    },
+  );
+  await call('POST /api/public/payment/mark-paid', base, '/api/public/payment/mark-paid', {
+    body: { paymentIntent: intent.paymentIntentId },
+  });
+  const { cookie } = await call('POST /api/login/student', base, '/api/login/student', {
+    body: { last_name: 'Runner', dl_number: dlNumber },
+  });
+  if (!cookie) throw new CallFailed('no session cookie');
+  const as = { cookie };
+  await call('GET /api/me', base, '/api/me', as);
+  await call('GET /api/content/chapters', base, '/api/content/chapters', as);
+  for (const chapter of [1, 2, 3, 4, 6]) {
+    await call(
+      'GET /api/students/:id/completedChapters',
+      base,
+      `/api/students/${String(studentId)}/completedChapters`,
+      as,
+    );
+    if (chapter !== 6) {
+      await call(
+        'GET /api/content/modules/:chapterId',
+        base,
+        `/api/content/modules/${String(chapter)}?userId=${String(studentId)}`,
+        as,
+      );
+      for (const moduleId of course.modulesByChapter.get(chapter) ?? []) {
+        await call('POST /api/students/moduleComplete', base, '/api/students/moduleComplete', {
+          ...as,
+          body: { studentId, moduleId },
+        });
+      }
+    }
+    const [label, url] =
+      chapter === 6
+        ? ['GET /api/quiz/finalExamQuestions/:studentId', `/api/quiz/finalExamQuestions/${String(studentId)}`]
+        : ['GET /api/quiz/questions/:chapterId', `/api/quiz/questions/${String(chapter)}`];
+    const { body: quiz } = await call<Quiz>(label, base, url, as);
+    const { body: result } = await call<{ status: string }>('POST /api/quiz/score', base, '/api/quiz/score', {
+      ...as,
+      body: {
+        studentId,
+        chapter,
+        attemptId: quiz.attemptId,
+        questions: quiz.questions.map((question) => ({
+          question: question.id,
+          answer: course.correctAnswer.get(question.id),
+        })),
+      },
+    });
+    if (result.status !== 'PASS') throw new CallFailed(`chapter ${String(chapter)} not passed`);
+  }
+  passedAt.push(performance.now());
+  await call('GET /api/students/:id/certificate', base, `/api/students/${String(studentId)}/certificate`, as);
+}
+
+// ---- the run -------------------------------------------------------------------------------------
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) throw new Error('the journey runs on PostgreSQL: set BENCH_DATABASE_URL');
+  const name = `ts_journey_${randomBytes(4).toString('hex')}`;
+  const admin = openPostgres(url, { max: 1 });
+  await admin.db.execute(`create database ${name}`);
+  const databaseUrl = Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+  const sink = await startSink();
+  const env = {
+    ...PRODUCTION_WITHOUT_SERVICES,
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: sink.url,
+    PUBLIC_URL: 'http://localhost:3000',
+  };
+  const instances: { base: string; child: ChildProcess }[] = [];
+  const database = openPostgres(databaseUrl, { max: 2 });
+  try {
+    // One after the other: the first migrates and loads the course, the second finds it done.
+    instances.push(await startInstance(env, 3201));
+    instances.push(await startInstance(env, 3202));
+
+    const [court] = await database.db
+      .select({ id: courts.id })
+      .from(courts)
+      .where(and(eq(courts.rulesProfileId, 'default'), isNotNull(courts.email)))
+      .limit(1);
+    if (!court) throw new Error('no court with an email under the default profile');
+    const moduleRows = await database.db.select({ id: modules.id, chapterId: modules.chapterId }).from(modules);
+    const modulesByChapter = new Map<number, number[]>();
+    for (const row of moduleRows)
+      modulesByChapter.set(row.chapterId, [...(modulesByChapter.get(row.chapterId) ?? []), row.id]);
+    // The load generator knows the answer key, as a student who studied would.
+    const key = await database.db
+      .select({ id: answers.id, questionId: answers.questionId })
+      .from(answers)
+      .where(eq(answers.isCorrect, true));
+    const course: Course = {
+      courtId: court.id,
+      modulesByChapter,
+      correctAnswer: new Map(key.map((row) => [row.questionId, row.id])),
+    };
+
+    console.log(
+      `${String(STUDENTS)} students, all at once, round-robin over ${instances.map((i) => i.base).join(' and ')}; limit ${String(LIMIT_SECONDS)} s`,
+    );
+    const deadline = performance.now() + LIMIT_SECONDS * 1000;
+    const started = performance.now();
+    const tag = randomBytes(2).toString('hex').toUpperCase();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: STUDENTS }, (_, n) => journey(n, instances[n % instances.length]!.base, course, tag)),
+    );
+    const journeySeconds = (performance.now() - started) / 1000;
+    const finished = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+
+    // Deliveries: every passed student's email and their court's, each exactly once.
+    const expected = passedAt.length * 2;
+    const lastPass = Math.max(...passedAt);
+    while (sink.arrivals.size < expected && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const times = [...sink.arrivals.values()].flat();
+    const duplicates = [...sink.arrivals.values()].filter((seen) => seen.length > 1).length;
+    const lastMail = times.length ? Math.max(...times) : lastPass;
+
+    const requests = [...timings.values()].reduce((sum, list) => sum + list.length, 0);
+    const all = [...timings.values()].flat().sort((a, b) => a - b);
+    console.log(
+      `\n${String(finished)} of ${String(STUDENTS)} finished in ${journeySeconds.toFixed(1)} s: ${String(requests)} requests (${(requests / journeySeconds).toFixed(0)} req/s), p50 ${percentile(all, 0.5).toFixed(0)} ms, p99 ${percentile(all, 0.99).toFixed(0)} ms`,
+    );
+    console.log('\n| call | requests | p50 ms | p99 ms |\n|---|---|---|---|');
+    for (const [label, list] of [...timings].sort(([a], [b]) => a.localeCompare(b))) {
+      const sorted = [...list].sort((a, b) => a - b);
+      console.log(
+        `| \`${label}\` | ${String(list.length)} | ${percentile(sorted, 0.5).toFixed(0)} | ${percentile(sorted, 0.99).toFixed(0)} |`,
+      );
+    }
+    console.log(`\nerrors: ${String([...failures.values()].reduce((a, b) => a + b, 0))}`);
+    for (const [message, count] of failures) console.log(`  ${String(count)} x ${message}`);
+    console.log(
+      `certificate emails: ${String(sink.arrivals.size)} of ${String(expected)} distinct, ${String(duplicates)} sent twice; the last ${((lastMail - lastPass) / 1000).toFixed(1)} s after the last pass`,
+    );
+  } finally {
+    for (const instance of instances) instance.child.kill('SIGTERM');
+    await Promise.all(instances.map((instance) => new Promise((resolve) => instance.child.once('exit', resolve))));
+    await database.close();
+    await sink.close();
+    await admin.db.execute(`drop database if exists ${name} with (force)`);
+    await admin.close();
+  }
+}
+
+await main();
+process.exit(0);
