@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminQuestion, Quiz } from '@ts/contract';
+import type { AdminQuestion, Module, Quiz } from '@ts/contract';
 import { buildSecondInstance, buildTestApp, type TestApp } from './testing/build-test-app.ts';
-import { apiClient, completeModulesOf, signInPaidStudent } from './testing/course.ts';
+import { apiClient, completeModulesOf, passChapter, signInPaidStudent } from './testing/course.ts';
 import { createStaff } from './testing/factories.ts';
 import { signInStaff } from './testing/sign-in.ts';
 
@@ -26,6 +26,27 @@ describe('two instances on one database', () => {
     expect((await client.post('/api/logout', {})).statusCode).toBe(204);
     expect((await onSecond(`/api/students/${String(id)}/completedChapters`)).statusCode).toBe(401);
     expect((await onSecond('/api/me')).statusCode).toBe(401);
+  });
+
+  it('shows progress made through one instance on the other at once', async () => {
+    const { id, client } = await signInPaidStudent(t);
+    const onSecond = apiClient(second.app, client.cookie);
+    const modulesUrl = `/api/content/modules/1?userId=${String(id)}`;
+    // The second instance reads the student's progress first, and so holds a copy of it.
+    const before = (await onSecond.get(modulesUrl)).json<Module[]>();
+    expect(before.every((module) => !module.complete)).toBe(true);
+    expect((await onSecond.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([]);
+
+    const first = before[0]!;
+    expect((await client.post('/api/students/moduleComplete', { studentId: id, moduleId: first.id })).statusCode).toBe(
+      200,
+    );
+    const after = (await onSecond.get(modulesUrl)).json<Module[]>();
+    expect(after.find((module) => module.id === first.id)?.complete).toBe(true);
+    expect(after.filter((module) => module.complete)).toHaveLength(1);
+
+    await passChapter(client, t.db, id, 1);
+    expect((await onSecond.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([1]);
   });
 
   it("serves an admin's question edit on both instances at once", async () => {

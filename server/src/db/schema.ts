@@ -152,6 +152,12 @@ export const students = pgTable(
     completedAt: moment('completed_at'),
     archivedAt: moment('archived_at'),
     archiveReason: text('archive_reason'),
+    /**
+     * Raised by a trigger on every change to the student's module and chapter completions
+     * (migration 0010): the session lookup reads it, so an instance's copy of the student's
+     * progress is known fresh or stale without reading the completions (decision 019).
+     */
+    progressVersion: integer('progress_version').notNull().default(0),
   },
   (t) => [
     uniqueIndex('students_active_email_key')

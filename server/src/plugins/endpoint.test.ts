@@ -8,12 +8,35 @@ import { AppError, notFound, registerErrorHandler } from './errors.ts';
 import type { Auth } from './session.ts';
 
 const DEFAULT_PROFILE = { id: 'default', version: 1 };
-const AS_STUDENT: Auth = { kind: 'student', tokenHash: 'h1', studentId: 11, paid: false, profile: DEFAULT_PROFILE };
-const AS_PAID_STUDENT: Auth = { kind: 'student', tokenHash: 'h4', studentId: 12, paid: true, profile: DEFAULT_PROFILE };
-const AS_CLERK: Auth = { kind: 'staff', tokenHash: 'h2', staffId: 21, role: 'clerk', courtId: null };
-const AS_SUPER_ADMIN: Auth = { kind: 'staff', tokenHash: 'h3', staffId: 22, role: 'super_admin', courtId: null };
-const AS_COURT_ADMIN: Auth = { kind: 'staff', tokenHash: 'h5', staffId: 23, role: 'admin', courtId: 7 };
-const AS_ADMIN: Auth = { kind: 'staff', tokenHash: 'h6', staffId: 24, role: 'admin', courtId: null };
+const person = { name: 'Pat Doe', paymentAt: null, completedAt: null };
+const student = (tokenHash: string, studentId: number, paid: boolean): Auth => ({
+  kind: 'student',
+  tokenHash,
+  studentId,
+  paid,
+  profile: DEFAULT_PROFILE,
+  progressVersion: 0,
+  person,
+});
+const staffMember = (
+  tokenHash: string,
+  staffId: number,
+  role: 'clerk' | 'admin' | 'super_admin',
+  courtId: number | null,
+): Auth => ({
+  kind: 'staff',
+  tokenHash,
+  staffId,
+  role,
+  courtId,
+  person,
+});
+const AS_STUDENT = student('h1', 11, false);
+const AS_PAID_STUDENT = student('h4', 12, true);
+const AS_CLERK = staffMember('h2', 21, 'clerk', null);
+const AS_SUPER_ADMIN = staffMember('h3', 22, 'super_admin', null);
+const AS_COURT_ADMIN = staffMember('h5', 23, 'admin', 7);
+const AS_ADMIN = staffMember('h6', 24, 'admin', null);
 
 const whoAmI = (path: string) => defineEndpoint({ method: 'GET', path, response: z.object({ who: z.string() }) });
 

@@ -18,9 +18,32 @@ export interface ProfileRef {
   version: number;
 }
 
+/** What /api/me shows of the caller, read with the session (no second query). */
+export interface SessionPerson {
+  name: string;
+  paymentAt: Date | null;
+  completedAt: Date | null;
+}
+
 export type Auth =
-  | { kind: 'student'; tokenHash: string; studentId: number; paid: boolean; profile: ProfileRef }
-  | { kind: 'staff'; tokenHash: string; staffId: number; role: StaffRole; courtId: number | null };
+  | {
+      kind: 'student';
+      tokenHash: string;
+      studentId: number;
+      paid: boolean;
+      profile: ProfileRef;
+      /** Raised by the database on every change to the student's completions (decision 019). */
+      progressVersion: number;
+      person: SessionPerson;
+    }
+  | {
+      kind: 'staff';
+      tokenHash: string;
+      staffId: number;
+      role: StaffRole;
+      courtId: number | null;
+      person: SessionPerson;
+    };
 
 export type SessionOwner = { studentId: number } | { staffId: number };
 
@@ -86,8 +109,9 @@ export function clearSessionCookie(reply: FastifyReply): void {
 /**
  * The session lookup runs on every signed-in request, so it is built once per database as a
  * prepared statement (drizzle's query building cost more than the query itself). Its one round
- * trip also brings what most student calls need next: whether they paid, their rules profile,
- * and the course content's version (issue 15, decision 019).
+ * trip also brings what most calls need next: whether a student paid, their rules profile and
+ * progress version, the caller's name for /api/me, and the course content's version (issue 15,
+ * decision 019).
  */
 function prepareSessionLookup(db: Db) {
   return db
@@ -97,6 +121,11 @@ function prepareSessionLookup(db: Db) {
       studentPaymentAt: students.paymentAt,
       profileId: students.rulesProfileId,
       profileVersion: students.rulesProfileVersion,
+      progressVersion: students.progressVersion,
+      firstName: students.firstName,
+      lastName: students.lastName,
+      studentCompletedAt: students.completedAt,
+      staffName: staff.name,
       contentVersion: sql<number>`(select ${contentVersion.version} from ${contentVersion} where ${contentVersion.id} = 1)`,
       staffId: staff.id,
       role: staff.role,
@@ -134,7 +163,8 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
     row.studentId !== null &&
     row.studentArchivedAt === null &&
     row.profileId !== null &&
-    row.profileVersion !== null
+    row.profileVersion !== null &&
+    row.progressVersion !== null
   ) {
     return {
       kind: 'student',
@@ -142,10 +172,23 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
       studentId: row.studentId,
       paid: row.studentPaymentAt !== null,
       profile: { id: row.profileId, version: row.profileVersion },
+      progressVersion: row.progressVersion,
+      person: {
+        name: `${row.firstName ?? ''} ${row.lastName ?? ''}`,
+        paymentAt: row.studentPaymentAt,
+        completedAt: row.studentCompletedAt,
+      },
     };
   }
   if (row.staffId !== null && row.role !== null && row.staffDisabledAt === null) {
-    return { kind: 'staff', tokenHash, staffId: row.staffId, role: row.role, courtId: row.courtId };
+    return {
+      kind: 'staff',
+      tokenHash,
+      staffId: row.staffId,
+      role: row.role,
+      courtId: row.courtId,
+      person: { name: row.staffName ?? '', paymentAt: null, completedAt: null },
+    };
   }
   return null;
 }

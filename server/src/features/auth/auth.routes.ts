@@ -34,6 +34,6 @@ export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: 
   serve(app, authApi.me, PUBLIC, async ({ request }) => {
     const auth = await request.getAuth();
     if (!auth) throw unauthenticated();
-    return { user: await getSessionUser(db, auth) };
+    return { user: getSessionUser(auth) };
   });
 }

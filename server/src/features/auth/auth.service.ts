@@ -1,12 +1,11 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SessionUser } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce } from '../../db/prepared.ts';
 import { staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { AppError } from '../../plugins/errors.ts';
-import type { Auth } from '../../plugins/session.ts';
+import type { Auth, SessionPerson } from '../../plugins/session.ts';
 import { staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
 const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
@@ -19,26 +18,43 @@ export function normaliseDlNumber(dlNumber: string): string {
 type StudentUserRow = Pick<typeof students.$inferSelect, 'id' | 'firstName' | 'lastName' | 'paymentAt' | 'completedAt'>;
 type StaffUserRow = Pick<typeof staff.$inferSelect, 'id' | 'role' | 'name' | 'courtId'>;
 
-function toStudentUser(student: StudentUserRow): SessionUser {
+/** The one shape of "who is signed in" (the sign-in answers and /api/me). */
+function presentUser(user: {
+  id: number;
+  type: SessionUser['type'];
+  courtId: number | null;
+  person: SessionPerson;
+}): SessionUser {
   return {
-    id: student.id,
-    type: 'student',
-    name: `${student.firstName} ${student.lastName}`,
-    court_id: null,
-    payment_at: student.paymentAt?.toISOString() ?? null,
-    completed_at: student.completedAt?.toISOString() ?? null,
+    id: user.id,
+    type: user.type,
+    name: user.person.name,
+    court_id: user.courtId,
+    payment_at: user.person.paymentAt?.toISOString() ?? null,
+    completed_at: user.person.completedAt?.toISOString() ?? null,
   };
 }
 
+function toStudentUser(student: StudentUserRow): SessionUser {
+  return presentUser({
+    id: student.id,
+    type: 'student',
+    courtId: null,
+    person: {
+      name: `${student.firstName} ${student.lastName}`,
+      paymentAt: student.paymentAt,
+      completedAt: student.completedAt,
+    },
+  });
+}
+
 function toStaffUser(member: StaffUserRow): SessionUser {
-  return {
+  return presentUser({
     id: member.id,
     type: member.role,
-    name: member.name,
-    court_id: member.courtId,
-    payment_at: null,
-    completed_at: null,
-  };
+    courtId: member.courtId,
+    person: { name: member.name, paymentAt: null, completedAt: null },
+  });
 }
 
 /**
@@ -109,33 +125,15 @@ export async function authenticateStaff(
   return toStaffUser(signedIn);
 }
 
-/** The signed-in user's display copy (spec 3), fresh from the database. */
-export async function getSessionUser(db: Db, auth: Auth): Promise<SessionUser> {
-  // Every page asks this on load: prepared once, only the columns shown (issue 15).
-  if (auth.kind === 'student') {
-    const [student] = await prepareOnce(db, 'session_student_user', (database) =>
-      database
-        .select({
-          id: students.id,
-          firstName: students.firstName,
-          lastName: students.lastName,
-          paymentAt: students.paymentAt,
-          completedAt: students.completedAt,
-        })
-        .from(students)
-        .where(eq(students.id, sql.placeholder('id')))
-        .prepare('session_student_user'),
-    ).execute({ id: auth.studentId });
-    if (!student) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
-    return toStudentUser(student);
-  }
-  const [member] = await prepareOnce(db, 'session_staff_user', (database) =>
-    database
-      .select({ id: staff.id, role: staff.role, name: staff.name, courtId: staff.courtId })
-      .from(staff)
-      .where(eq(staff.id, sql.placeholder('id')))
-      .prepare('session_staff_user'),
-  ).execute({ id: auth.staffId });
-  if (!member) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
-  return toStaffUser(member);
+/** The signed-in user's display copy (spec 3), as the session lookup read it this request. */
+export function getSessionUser(auth: Auth): SessionUser {
+  // Read with the session itself (plugins/session.ts): /api/me costs no second query (issue 15).
+  return auth.kind === 'student'
+    ? presentUser({ id: auth.studentId, type: 'student', courtId: null, person: auth.person })
+    : presentUser({
+        id: auth.staffId,
+        type: auth.role,
+        courtId: auth.courtId,
+        person: auth.person,
+      });
 }

@@ -21,7 +21,7 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
     assertOwnRecord(auth, query.userId);
     return listModulesForStudent(db, {
       chapterId: params.chapterId,
-      studentId: auth.studentId,
+      student: auth,
       language: requestLanguage(request),
     });
   });
@@ -29,7 +29,7 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
   serve(app, contentApi.module, PAID_STUDENT, async ({ params, auth, request }) =>
     getModuleForStudent(db, {
       moduleId: params.moduleId,
-      studentId: auth.studentId,
+      student: auth,
       language: requestLanguage(request),
     }),
   );

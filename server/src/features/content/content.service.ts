@@ -3,7 +3,7 @@ import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { questions } from '../../db/schema.ts';
 import { getCourseContent, type ModuleRow } from '../../db/course-content.ts';
-import { listCompletedModuleIds } from '../progress/progress.queries.ts';
+import { getStudentProgress } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 
@@ -16,15 +16,15 @@ export async function listChapters(db: Db, language: Language): Promise<Chapter[
   }));
 }
 
+/** The student, and the progress version their session read (getStudentProgress). */
+type ProgressOf = { studentId: number; progressVersion: number };
+
 /** Modules with whether this student completed each (progress owns the completions). */
 async function presentModules(
   db: Db,
-  input: { studentId: number; language: Language; rows: ModuleRow[] },
+  input: { student: ProgressOf; language: Language; rows: ModuleRow[] },
 ): Promise<Module[]> {
-  const completed = await listCompletedModuleIds(db, {
-    studentId: input.studentId,
-    moduleIds: input.rows.map((row) => row.id),
-  });
+  const completed = (await getStudentProgress(db, input.student)).moduleIds;
   return input.rows.map((row) => ({
     id: row.id,
     chapter_id: row.chapterId,
@@ -37,7 +37,7 @@ async function presentModules(
 /** Spec 3 Module: id, chapter_id, title, complete (for this student), href. */
 export async function listModulesForStudent(
   db: Db,
-  input: { chapterId: number; studentId: number; language: Language },
+  input: { chapterId: number; student: ProgressOf; language: Language },
 ): Promise<Module[]> {
   const content = await getCourseContent(db);
   const rows = content.modules.filter((row) => row.chapterId === input.chapterId);
@@ -46,7 +46,7 @@ export async function listModulesForStudent(
 
 export async function getModuleForStudent(
   db: Db,
-  input: { moduleId: number; studentId: number; language: Language },
+  input: { moduleId: number; student: ProgressOf; language: Language },
 ): Promise<Module> {
   const row = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!row) throw notFound('No such module.');

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { moduleCompletions } from '../../db/schema.ts';
+import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
 
 /** What other features read of course progress (decision 017: the progress feature owns it). */
 
@@ -21,4 +22,74 @@ export async function listCompletedModuleIds(
   ).execute({ studentId: input.studentId });
   const wanted = new Set(input.moduleIds);
   return new Set(rows.map((row) => row.moduleId).filter((id) => wanted.has(id)));
+}
+
+/** A student's completions as this instance last read them, and the progress version they stand for. */
+export interface StudentProgress {
+  version: number;
+  moduleIds: ReadonlySet<number>;
+  /** In order; 6 once the final is passed. */
+  chapterIds: readonly number[];
+}
+
+/** Enough for every student studying at once on a busy day; the least recently used go first. */
+const PROGRESS_COPIES = 20_000;
+const progressCopies = new WeakMap<Db, Map<number, StudentProgress>>();
+
+/**
+ * The student's completed modules and chapters, from this instance's copy when it is as new as
+ * the progress version the session lookup read at the start of the request (issue 15, decision
+ * 019): a trigger raises the version on every change to the completions, whoever writes, so a
+ * copy that is not stale is right on every instance. Otherwise one query reads them again.
+ * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).
+ */
+export async function getStudentProgress(
+  db: Db,
+  student: { studentId: number; progressVersion: number },
+): Promise<StudentProgress> {
+  if (db instanceof PgTransaction) throw new Error('getStudentProgress takes the database, not a transaction');
+  let copies = progressCopies.get(db);
+  if (!copies) {
+    copies = new Map();
+    progressCopies.set(db, copies);
+  }
+  const held = copies.get(student.studentId);
+  if (held && held.version >= student.progressVersion) {
+    // Used again: to the back of the eviction order.
+    copies.delete(student.studentId);
+    copies.set(student.studentId, held);
+    return held;
+  }
+  const [row] = await prepareOnce(db, 'read_student_progress', (database) =>
+    database
+      .select({
+        version: students.progressVersion,
+        moduleIds: sql<unknown>`(select json_agg(${moduleCompletions.moduleId}) from ${moduleCompletions}
+          where ${moduleCompletions.studentId} = ${students}.${sql.identifier('id')})`,
+        chapterIds: sql<unknown>`(select json_agg(${chapterCompletions.chapterId} order by ${chapterCompletions.chapterId})
+          from ${chapterCompletions} where ${chapterCompletions.studentId} = ${students}.${sql.identifier('id')})`,
+      })
+      .from(students)
+      .where(eq(students.id, sql.placeholder('studentId')))
+      .prepare('read_student_progress'),
+  ).execute({ studentId: student.studentId });
+  const fresh: StudentProgress = {
+    version: row?.version ?? student.progressVersion,
+    moduleIds: new Set(numbersOf(row?.moduleIds)),
+    chapterIds: numbersOf(row?.chapterIds),
+  };
+  const current = copies.get(student.studentId);
+  if (!current || current.version <= fresh.version) {
+    copies.delete(student.studentId);
+    copies.set(student.studentId, fresh);
+    const oldest = copies.keys().next();
+    if (copies.size > PROGRESS_COPIES && !oldest.done) copies.delete(oldest.value);
+  }
+  return fresh;
+}
+
+/** A json array of ids as node-postgres and PGlite return it (parsed), or null for none. */
+function numbersOf(value: unknown): number[] {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? parsed.map(Number) : [];
 }

@@ -3,13 +3,13 @@ import { progressApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve } from '../../plugins/endpoint.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
-import { listCompletedChapterIds } from './chapter-order.ts';
+import { getStudentProgress } from './progress.queries.ts';
 import { completeChapter, completeModule, getQuizStatus } from './progress.service.ts';
 
 export function registerProgressRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, progressApi.completedChapters, PAID_STUDENT, async ({ params, auth }) => {
     assertOwnRecord(auth, params.id);
-    return listCompletedChapterIds(db, auth.studentId);
+    return [...(await getStudentProgress(db, auth)).chapterIds];
   });
 
   serve(app, progressApi.quizStatus, PAID_STUDENT, async ({ params, auth }) => {
