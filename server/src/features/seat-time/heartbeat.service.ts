@@ -30,8 +30,8 @@ import {
 // brings all it needs: the chapters done (is this chapter open), the previous heartbeat and the
 // ledger's sums, whether the course is completed, and the identity questions and lock. A beat
 // under MIN_HEARTBEAT_GAP_SECONDS after the previous one is answered from that read alone; any
-// other runs the same read again with the student's row locked (two tabs cannot count the same
-// time twice) and appends to the ledger: one short transaction.
+// other locks the student's row (two tabs cannot count the same time twice), reads again and
+// appends to the ledger: one short transaction.
 
 interface BeatRead extends LedgerTotals {
   courseCompleted: boolean;
@@ -63,8 +63,8 @@ function ledgerColumn() {
   });
 }
 
-function buildBeatRead(db: Db, name: string, lockStudent: boolean) {
-  const query = db
+function buildBeatRead(db: Db) {
+  return db
     .select({
       completedAt: students.completedAt,
       completedChapterIds: completedChapterIdsColumn(OUTER_STUDENT_ID),
@@ -72,17 +72,15 @@ function buildBeatRead(db: Db, name: string, lockStudent: boolean) {
       ...identitySnapshotColumns(OUTER_STUDENT_ID, sql`${sql.placeholder('now')}::timestamptz`),
     })
     .from(students)
-    .where(eq(students.id, sql.placeholder('studentId')));
-  return (lockStudent ? query.for('update') : query).prepare(name);
+    .where(eq(students.id, sql.placeholder('studentId')))
+    .prepare('heartbeat_read');
 }
 
 async function readBeat(
   db: Db,
-  lockStudent: boolean,
   input: { studentId: number; moduleId: number; chapterId: number; schoolDay: string; now: Date },
 ): Promise<BeatRead> {
-  const name = lockStudent ? 'heartbeat_read_locked' : 'heartbeat_read';
-  const [row] = await prepareOnce(db, name, (database) => buildBeatRead(database, name, lockStudent)).execute({
+  const [row] = await prepareOnce(db, 'heartbeat_read', buildBeatRead).execute({
     ...input,
     now: input.now.toISOString(),
   });
@@ -116,13 +114,17 @@ export async function recordStudentHeartbeat(
   }
   const now = context.clock.now();
   const read = { studentId, moduleId, chapterId, schoolDay: localDate(now, context.config.schoolTimeZone), now };
-  const seen = await readBeat(db, false, read);
+  const seen = await readBeat(db, read);
   // Time counts only in a chapter the student may study (chapters go in order, spec 4).
   assertChapterOpenGiven(seen.completedChapterIds, chapterId);
   let after: BeatRead = seen;
   if (creditForHeartbeat(seatTime, seen.previousHeartbeatAt, now, seen) !== null) {
     after = await db.transaction(async (tx) => {
-      const locked = await readBeat(tx, true, read);
+      // The lock first, in a statement of its own: under READ COMMITTED a statement that waited
+      // for the lock still reads with the snapshot it started with, so a read in the same
+      // statement could miss the other tab's heartbeat that held the lock (and count it twice).
+      await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+      const locked = await readBeat(tx, read);
       const credited = creditForHeartbeat(seatTime, locked.previousHeartbeatAt, now, locked);
       // Another tab's heartbeat wrote in between: this one is answered, not written.
       if (credited === null) return locked;
