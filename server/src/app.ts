@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   // Limits apply only to the routes that ask for one (the public certificate check).
   await app.register(fastifyRateLimit, { global: false });
-  await registerSecurityHeaders(app, { stripe: deps.payments.name === 'stripe', https: config.secureCookies });
+  registerSecurityHeaders(app, { stripe: deps.payments.name === 'stripe', https: config.secureCookies });
 
   app.decorateRequest('getAuth', function (this: FastifyRequest) {
     return Promise.resolve(null as Auth | null);
