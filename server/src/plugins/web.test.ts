@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 
@@ -16,6 +17,14 @@ function makeWebBuild(): { root: string; webDist: string } {
   fs.mkdirSync(path.join(webDist, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(webDist, 'index.html'), INDEX_HTML);
   fs.writeFileSync(path.join(webDist, 'assets', 'app.js'), APP_JS);
+  // What the build's precompress step writes beside each text file (web/vite-precompress.ts).
+  for (const [file, content] of [
+    ['index.html', INDEX_HTML],
+    [path.join('assets', 'app.js'), APP_JS],
+  ] as const) {
+    fs.writeFileSync(path.join(webDist, `${file}.br`), brotliCompressSync(content));
+    fs.writeFileSync(path.join(webDist, `${file}.gz`), gzipSync(content));
+  }
   fs.writeFileSync(path.join(root, 'secret.txt'), 'outside the build');
   return { root, webDist };
 }
@@ -58,6 +67,36 @@ describe('serving the web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('javascript');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.body).toBe(APP_JS);
+  });
+
+  it.each([
+    ['br, gzip, deflate', 'br'],
+    ['gzip', 'gzip'],
+  ] as const)(
+    'sends the precompressed copy a browser accepting %s takes, for assets and for the page',
+    async (accepted, encoding) => {
+      for (const [url, original] of [
+        ['/assets/app.js', APP_JS],
+        ['/content/2/7', INDEX_HTML],
+      ] as const) {
+        const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accepted } });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-encoding'], url).toBe(encoding);
+        expect(response.headers.vary, url).toContain('accept-encoding');
+        const body = encoding === 'br' ? brotliDecompressSync(response.rawPayload) : gunzipSync(response.rawPayload);
+        expect(body.toString(), url).toBe(original);
+      }
+    },
+  );
+
+  it('sends the file as it is to a client that accepts no compression', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body).toBe(APP_JS);
   });
 

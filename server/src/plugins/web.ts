@@ -15,7 +15,15 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.u
 export async function registerWeb(app: FastifyInstance, webDist: string | null): Promise<void> {
   const hasBuild = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
+    // preCompressed: the build wrote .br and .gz copies (web/vite-precompress.ts); the browser
+    // gets the smallest it accepts, and the original when it accepts neither.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      preCompressed: true,
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
