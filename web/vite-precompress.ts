@@ -5,8 +5,8 @@ import type { Plugin } from 'vite';
 
 /** Text files worth compressing; images and fonts already are. */
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|webmanifest)$/;
-/** Below this a compressed copy saves less than its own headers cost. */
-const MIN_BYTES = 1024;
+/** Below this a compressed copy saves next to nothing. */
+const MIN_BYTES = 256;
 
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy next to every text file of the build, once, at

@@ -2,7 +2,7 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import './lib/i18n.ts';
+import { i18nReady } from './lib/i18n.ts';
 import './index.css';
 import { router } from './app/router.tsx';
 import { useSchoolName } from './lib/queries.ts';
@@ -20,6 +20,8 @@ function DocumentTitle() {
   return null;
 }
 
+// The first language's texts are in before anything renders (Spanish is a file of its own).
+await i18nReady;
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(

@@ -1,33 +1,22 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
-import { AdminIndexPage } from '../features/admin/admin-pages.tsx';
-import { AuditPage } from '../features/admin/audit-page.tsx';
-import { ChangePasswordPage } from '../features/admin/change-password-page.tsx';
-import { QuestionEditPage } from '../features/admin/question-edit-page.tsx';
-import { QuestionsPage } from '../features/admin/questions-page.tsx';
-import { StudentSignUpPage } from '../features/admin/student-sign-up-page.tsx';
-import { StudentsPage } from '../features/admin/students-page.tsx';
-import { UsersPage } from '../features/admin/users-page.tsx';
-import { SetPasswordPage } from '../features/auth/set-password-page.tsx';
-import { ArchivePage } from '../features/admin/archive-page.tsx';
-import { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
-import { CertificatesPage } from '../features/certificates/certificates-page.tsx';
-import { VerifyPage } from '../features/certificates/verify-page.tsx';
-import { ChapterPage } from '../features/course/chapter-page.tsx';
-import { ModulePage } from '../features/course/module-page.tsx';
-import { QuizPage } from '../features/course/quiz-page.tsx';
-import { ScorePage } from '../features/course/score-page.tsx';
-import { VideoTestPage } from '../features/course/video-test-page.tsx';
-import { HomePage } from '../features/home/home-page.tsx';
-import { PayPage } from '../features/payments/pay-page.tsx';
-import { ThankYouPage } from '../features/payments/thank-you-page.tsx';
-import { RegisterPage } from '../features/registration/register-page.tsx';
-import { AdminLayout } from './admin-layout.tsx';
 import { AreaGuard, LoginPageGuard } from './guards.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
-import { StudentLayout } from './student-layout.tsx';
+
+/**
+ * A route whose code is fetched the first time it is visited (issue 16): the sign-in pages come
+ * with the first script, the course, payment and admin areas each in their own, so a student's
+ * phone never downloads the admin area and /login paints from a small script.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) });
+}
+
+const course = () => import('./course-routes.tsx');
+const admin = () => import('./admin-routes.tsx');
 
 /** Every route of spec section 2. */
 export const router = createBrowserRouter([
@@ -41,11 +30,41 @@ export const router = createBrowserRouter([
           { path: '/admin-login', element: <AdminLoginPage /> },
         ],
       },
-      { path: '/register', element: <RegisterPage /> },
-      { path: '/pay', element: <PayPage /> },
-      { path: '/thank-you', element: <ThankYouPage /> },
-      { path: '/verify/:number', element: <VerifyPage /> },
-      { path: '/set-password', element: <SetPasswordPage /> },
+      {
+        path: '/register',
+        lazy: lazyPage(
+          () => import('../features/registration/register-page.tsx'),
+          (m) => m.RegisterPage,
+        ),
+      },
+      {
+        path: '/pay',
+        lazy: lazyPage(
+          () => import('../features/payments/pay-page.tsx'),
+          (m) => m.PayPage,
+        ),
+      },
+      {
+        path: '/thank-you',
+        lazy: lazyPage(
+          () => import('../features/payments/thank-you-page.tsx'),
+          (m) => m.ThankYouPage,
+        ),
+      },
+      {
+        path: '/verify/:number',
+        lazy: lazyPage(
+          () => import('../features/certificates/verify-page.tsx'),
+          (m) => m.VerifyPage,
+        ),
+      },
+      {
+        path: '/set-password',
+        lazy: lazyPage(
+          () => import('../features/auth/set-password-page.tsx'),
+          (m) => m.SetPasswordPage,
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
@@ -53,18 +72,18 @@ export const router = createBrowserRouter([
     element: <AreaGuard area="student" />,
     children: [
       {
-        element: <StudentLayout />,
+        lazy: lazyPage(course, (m) => m.StudentLayout),
         children: [
-          { path: '/', element: <HomePage /> },
-          { path: '/content/:chapterId', element: <ChapterPage /> },
-          { path: '/content/:chapterId/:moduleId', element: <ModulePage /> },
-          { path: '/quiz/:chapterId', element: <QuizPage /> },
+          { path: '/', lazy: lazyPage(course, (m) => m.HomePage) },
+          { path: '/content/:chapterId', lazy: lazyPage(course, (m) => m.ChapterPage) },
+          { path: '/content/:chapterId/:moduleId', lazy: lazyPage(course, (m) => m.ModulePage) },
+          { path: '/quiz/:chapterId', lazy: lazyPage(course, (m) => m.QuizPage) },
           // Spec 2 gives both paths for the final exam.
-          { path: '/final', element: <QuizPage final /> },
-          { path: '/final-exam', element: <QuizPage final /> },
-          { path: '/certificate', element: <CertificatesPage /> },
-          { path: '/score', element: <ScorePage /> },
-          { path: '/video-test', element: <VideoTestPage /> },
+          { path: '/final', lazy: lazyPage(course, (m) => m.FinalExamPage) },
+          { path: '/final-exam', lazy: lazyPage(course, (m) => m.FinalExamPage) },
+          { path: '/certificate', lazy: lazyPage(course, (m) => m.CertificatesPage) },
+          { path: '/score', lazy: lazyPage(course, (m) => m.ScorePage) },
+          { path: '/video-test', lazy: lazyPage(course, (m) => m.VideoTestPage) },
         ],
       },
     ],
@@ -73,18 +92,18 @@ export const router = createBrowserRouter([
     element: <AreaGuard area="admin" />,
     children: [
       {
-        element: <AdminLayout />,
+        lazy: lazyPage(admin, (m) => m.AdminLayout),
         children: [
-          { path: '/admin', element: <AdminIndexPage /> },
-          { path: '/admin/students', element: <StudentsPage /> },
-          { path: '/admin/students/:studentId', element: <StudentDetailPage /> },
-          { path: '/admin/student-sign-up', element: <StudentSignUpPage /> },
-          { path: '/admin/modify-questions', element: <QuestionsPage /> },
-          { path: '/admin/modify-questions/:questionId', element: <QuestionEditPage /> },
-          { path: '/admin/change-password', element: <ChangePasswordPage /> },
-          { path: '/admin/archive', element: <ArchivePage /> },
-          { path: '/admin/users', element: <UsersPage /> },
-          { path: '/admin/audit', element: <AuditPage /> },
+          { path: '/admin', lazy: lazyPage(admin, (m) => m.AdminIndexPage) },
+          { path: '/admin/students', lazy: lazyPage(admin, (m) => m.StudentsPage) },
+          { path: '/admin/students/:studentId', lazy: lazyPage(admin, (m) => m.StudentDetailPage) },
+          { path: '/admin/student-sign-up', lazy: lazyPage(admin, (m) => m.StudentSignUpPage) },
+          { path: '/admin/modify-questions', lazy: lazyPage(admin, (m) => m.QuestionsPage) },
+          { path: '/admin/modify-questions/:questionId', lazy: lazyPage(admin, (m) => m.QuestionEditPage) },
+          { path: '/admin/change-password', lazy: lazyPage(admin, (m) => m.ChangePasswordPage) },
+          { path: '/admin/archive', lazy: lazyPage(admin, (m) => m.ArchivePage) },
+          { path: '/admin/users', lazy: lazyPage(admin, (m) => m.UsersPage) },
+          { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
         ],
       },
     ],
