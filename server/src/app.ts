@@ -141,6 +141,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 
   await registerVideos(app, config.videoBaseUrl);
-  await registerWeb(app, deps.webDist ?? null);
+  await registerWeb(app, deps.webDist ?? null, { schoolName: config.schoolName });
   return app;
 }

@@ -5,8 +5,15 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 
-const INDEX_HTML =
-  '<!doctype html><html><head><title>Traffic School</title></head><body><div id="root"></div></body></html>';
+/** As web/index.html has it: the school's name in the title and in the first paint. */
+const pageWith = (schoolName: string) =>
+  `<!doctype html><html><head><title>${schoolName}</title></head><body><div id="root"><p>${schoolName}</p></div></body></html>`;
+const INDEX_HTML = pageWith('<!--school-name-->Traffic School<!--/school-name-->').replace(
+  '<title><!--school-name-->Traffic School<!--/school-name--></title>',
+  '<title>Traffic School</title>',
+);
+/** What the server sends under the default SCHOOL_NAME. */
+const PAGE = pageWith('Safe Roads Traffic School');
 const APP_JS = 'console.log("the app");';
 const JSON_404 = { error: { code: 'NOT_FOUND', message: 'Not found.' } };
 
@@ -51,7 +58,7 @@ describe('serving the web app', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toBe(INDEX_HTML);
+      expect(response.body).toBe(PAGE);
     },
   );
 
@@ -78,7 +85,7 @@ describe('serving the web app', () => {
     async (accepted, encoding) => {
       for (const [url, original] of [
         ['/assets/app.js', APP_JS],
-        ['/content/2/7', INDEX_HTML],
+        ['/content/2/7', PAGE],
       ] as const) {
         const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accepted } });
         expect(response.statusCode, url).toBe(200);
@@ -98,6 +105,23 @@ describe('serving the web app', () => {
     });
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body).toBe(APP_JS);
+  });
+
+  it("writes the school's name, escaped, into the page's title and first paint", async () => {
+    const build = makeWebBuild();
+    const other = await buildTestApp({
+      webDist: build.webDist,
+      config: { SCHOOL_NAME: 'Sun & Safe <Driving> School' },
+    });
+    try {
+      const response = await other.app.inject({ method: 'GET', url: '/login' });
+      expect(response.body).toBe(pageWith('Sun &#38; Safe &#60;Driving&#62; School'));
+      // The bare file, with its placeholders, is never served.
+      expect((await other.app.inject({ method: 'GET', url: '/index.html' })).statusCode).toBe(404);
+    } finally {
+      await other.close();
+      fs.rmSync(build.root, { recursive: true, force: true });
+    }
   });
 
   it('does not answer a missing asset with index.html cached for good', async () => {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { ErrorBody } from '@ts/contract';
 
@@ -12,8 +13,13 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.u
  * not under /api, so deep links such as /content/2/7 work on reload. An unknown /api path is a
  * JSON 404, never the HTML.
  */
-export async function registerWeb(app: FastifyInstance, webDist: string | null): Promise<void> {
+export async function registerWeb(
+  app: FastifyInstance,
+  webDist: string | null,
+  options: { schoolName: string },
+): Promise<void> {
   const hasBuild = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
+  const page = hasBuild ? buildAppPage(webDist, options.schoolName) : null;
   if (hasBuild) {
     // preCompressed: the build wrote .br and .gz copies (web/vite-precompress.ts); the browser
     // gets the smallest it accepts, and the original when it accepts neither.
@@ -23,6 +29,8 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null):
       index: false,
       cacheControl: false,
       preCompressed: true,
+      // The page itself is served with the school's name in it (below), never as the bare file.
+      allowedPath: (pathName) => !pathName.startsWith('/index.html'),
     });
   }
   app.setNotFoundHandler((request, reply) => {
@@ -30,8 +38,8 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null):
     const isApi = path === '/api' || path.startsWith('/api/');
     // A missing file (an old asset name, a typo) is a 404, never the app page under its name.
     const looksLikeFile = /\.[a-z0-9]+$/i.test(path);
-    if (!isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD') && hasBuild) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (!isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD') && page) {
+      return sendAppPage(request, reply, page);
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } } satisfies ErrorBody);
   });
@@ -42,4 +50,54 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null):
     }
     return payload;
   });
+}
+
+interface AppPage {
+  raw: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** What the page shows before its script runs (web/index.html): the school's name, in place of this. */
+const SCHOOL_NAME_SLOT = /<!--school-name-->[^<]*<!--\/school-name-->/g;
+
+/**
+ * index.html with the school's name (SCHOOL_NAME) in its title and its first paint, and its
+ * compressed copies, made once at start (issue 16): a phone shows the school and a loading line
+ * before the script arrives.
+ */
+function buildAppPage(webDist: string, schoolName: string): AppPage {
+  const name = escapeHtml(schoolName);
+  const html = fs
+    .readFileSync(path.join(webDist, 'index.html'), 'utf8')
+    .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
+    .replace(SCHOOL_NAME_SLOT, name);
+  const raw = Buffer.from(html);
+  return { raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }) };
+}
+
+function sendAppPage(request: FastifyRequest, reply: FastifyReply, page: AppPage): FastifyReply {
+  reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding');
+  const accepted = acceptedEncodings(request.headers['accept-encoding']);
+  if (accepted.has('br')) return reply.header('content-encoding', 'br').send(page.br);
+  if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(page.gzip);
+  return reply.send(page.raw);
+}
+
+/** The encodings an Accept-Encoding header allows (a q=0 refuses one). */
+function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...parameters] = part.trim().toLowerCase().split(';');
+    const refused = parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(parameter));
+    if (name && !refused) accepted.add(name);
+  }
+  return accepted;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${String(character.charCodeAt(0))};`);
 }
