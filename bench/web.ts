@@ -7,7 +7,7 @@
  *
  *   npm run bench:web
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,9 +41,10 @@ async function scriptBytes(base: string, page: string): Promise<{ total: number;
   return { total: files.reduce((sum, [, bytes]) => sum + bytes, 0), files };
 }
 
-function lighthouse(url: string): Record<string, number> {
+async function lighthouse(url: string): Promise<Record<string, number>> {
   const output = path.join(os.tmpdir(), `lighthouse-${String(Date.now())}.json`);
-  const run = spawnSync(
+  // Not spawnSync: the server answering Lighthouse runs in this process.
+  const child = spawn(
     'npx',
     [
       '-y',
@@ -58,7 +59,8 @@ function lighthouse(url: string): Record<string, number> {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: CHROMIUM } },
   );
-  if (run.status !== 0 || !fs.existsSync(output)) return {};
+  const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (status !== 0 || !fs.existsSync(output)) return {};
   const report = JSON.parse(fs.readFileSync(output, 'utf8')) as {
     categories: Record<string, { score: number | null }>;
   };
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     }
     if (process.env.BENCH_LIGHTHOUSE !== '0') {
       console.log('\nLighthouse 12, mobile (its default), one run each:');
-      for (const page of PAGES) console.log(`${page}: ${JSON.stringify(lighthouse(`${base}${page}`))}`);
+      for (const page of PAGES) console.log(`${page}: ${JSON.stringify(await lighthouse(`${base}${page}`))}`);
     }
   } finally {
     await app.close();

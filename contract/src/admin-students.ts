@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { CertificateSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AdminIdentitySchema } from './identity.ts';

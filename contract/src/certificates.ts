@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { IdParam } from './primitives.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 /** Dashboard (spec 2 /admin, 3 Stats and Report rows, 9 windows). */

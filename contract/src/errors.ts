@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Every error code the API answers, with the one HTTP status it comes with. The server builds its

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * The largest id (and any other whole number a request carries): PostgreSQL's `integer`. A

@@ -106,7 +106,7 @@ export function RegistrationFields({
           />
         )}
       />
-      <TextField label={t('fields.address')} autoComplete="street-address" {...register('address')} />
+      <TextField label={t('fields.address')} autoComplete="address-line1" {...register('address')} />
       <TextField label={t('fields.city')} autoComplete="address-level2" {...register('city')} />
       <SelectField label={t('fields.state')} autoComplete="address-level1" {...register('state')}>
         <option value="">{t('register.selectState')}</option>
