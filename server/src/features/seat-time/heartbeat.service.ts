@@ -7,7 +7,7 @@ import { localDate } from '../../platform/clock.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { hasIdentityHold } from '../identity-checks/identity-checks.service.ts';
-import { identityHoldFrom, identitySnapshotColumns } from '../identity-checks/identity-hold.ts';
+import { identityHoldFrom, type IdentitySnapshot, identitySnapshotColumns } from '../identity-checks/identity-hold.ts';
 import { assertChapterOpenGiven, completedChapterIdsColumn } from '../progress/chapter-order.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 import {
@@ -37,7 +37,7 @@ interface BeatRead extends LedgerTotals {
   courseCompleted: boolean;
   completedChapterIds: number[];
   previousHeartbeatAt: Date | undefined;
-  identity: Parameters<typeof identityHoldFrom>[0];
+  identity: IdentitySnapshot;
 }
 
 /**
