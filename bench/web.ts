@@ -2,8 +2,8 @@
  * The web app's first visit (issue 16): the bytes of script a browser that accepts brotli
  * receives for a page (its own script and every module it preloads), and, unless
  * BENCH_LIGHTHOUSE=0, Lighthouse's mobile scores for /login, /register, /pay and / with the
- * system Chromium (Lighthouse comes from the npm registry through npx). Serves the current
- * web/dist: build it first (npm run build).
+ * system Chromium, the median of BENCH_LIGHTHOUSE_RUNS runs (3; Lighthouse comes from the npm
+ * registry through npx). Serves the current web/dist: build it first (npm run build).
  *
  *   npm run bench:web
  */
@@ -23,6 +23,18 @@ import { WEB_DIST } from '../server/src/plugins/web.ts';
 
 const PAGES = ['/login', '/register', '/pay', '/'];
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+
+/** Each category's median score over the runs. */
+function medianScores(runs: Record<string, number>[]): Record<string, number> {
+  const names = [...new Set(runs.flatMap((run) => Object.keys(run)))];
+  return Object.fromEntries(
+    names.map((name) => {
+      const scores = runs.map((run) => run[name] ?? 0).sort((a, b) => a - b);
+      return [name, scores[Math.floor(scores.length / 2)] ?? 0];
+    }),
+  );
+}
 
 /** The body bytes of every script the page loads before it can run, as sent with brotli accepted. */
 async function scriptBytes(base: string, page: string): Promise<{ total: number; files: [string, number][] }> {
@@ -97,8 +109,14 @@ async function main(): Promise<void> {
       );
     }
     if (process.env.BENCH_LIGHTHOUSE !== '0') {
-      console.log('\nLighthouse 12, mobile (its default), one run each:');
-      for (const page of PAGES) console.log(`${page}: ${JSON.stringify(await lighthouse(`${base}${page}`))}`);
+      console.log(`\nLighthouse 12, mobile (its default), median of ${String(RUNS)} runs:`);
+      for (const page of PAGES) {
+        const runs: Record<string, number>[] = [];
+        for (let run = 0; run < RUNS; run += 1) runs.push(await lighthouse(`${base}${page}`));
+        console.log(
+          `${page}: ${JSON.stringify(medianScores(runs))} (runs: ${JSON.stringify(runs.map((r) => r.performance))})`,
+        );
+      }
     }
   } finally {
     await app.close();
