@@ -2,8 +2,6 @@
 // (router.tsx, issue 16).
 import { QuizPage } from '../features/course/quiz-page.tsx';
 
-export { StudentLayout } from './student-layout.tsx';
-export { HomePage } from '../features/home/home-page.tsx';
 export { ChapterPage } from '../features/course/chapter-page.tsx';
 export { ModulePage } from '../features/course/module-page.tsx';
 export { QuizPage } from '../features/course/quiz-page.tsx';

@@ -16,6 +16,9 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 const course = () => import('./course-routes.tsx');
+// The student area's frame and home page on their own: a visitor who is not signed in and opens
+// `/` loads only these before the guard sends them to /login, not the whole course.
+const studentHome = () => import('./student-home-routes.tsx');
 const admin = () => import('./admin-routes.tsx');
 
 /** Every route of spec section 2. */
@@ -72,9 +75,9 @@ export const router = createBrowserRouter([
     element: <AreaGuard area="student" />,
     children: [
       {
-        lazy: lazyPage(course, (m) => m.StudentLayout),
+        lazy: lazyPage(studentHome, (m) => m.StudentLayout),
         children: [
-          { path: '/', lazy: lazyPage(course, (m) => m.HomePage) },
+          { path: '/', lazy: lazyPage(studentHome, (m) => m.HomePage) },
           { path: '/content/:chapterId', lazy: lazyPage(course, (m) => m.ChapterPage) },
           { path: '/content/:chapterId/:moduleId', lazy: lazyPage(course, (m) => m.ModulePage) },
           { path: '/quiz/:chapterId', lazy: lazyPage(course, (m) => m.QuizPage) },
