@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { courseLocks, identityChecks } from '../../db/schema.ts';
+import { jsonArrayColumn } from '../../db/subquery-columns.ts';
 import type { StudentProfile } from '../rules/rules.service.ts';
 import { type CheckRow, groupChecks, isRandomCheckDueAt } from './identity-schedule.ts';
 
@@ -35,7 +36,7 @@ export function identitySnapshotColumns(studentId: SQL, now: SQL) {
         ${identityChecks.outcome} is null and ${identityChecks.expiresAt} <= ${now}
       ) order by ${identityChecks.id}), '[]')
       from ${identityChecks} where ${identityChecks.studentId} = ${studentId})`.mapWith((value: unknown) =>
-      parseJsonArray<[CheckRow['outcome'], number, boolean]>(value).map(([outcome, countedSecondsAtAsk, expired]) => ({
+      jsonArrayColumn<[CheckRow['outcome'], number, boolean]>(value).map(([outcome, countedSecondsAtAsk, expired]) => ({
         outcome,
         countedSecondsAtAsk,
         expired,
@@ -46,12 +47,6 @@ export function identitySnapshotColumns(studentId: SQL, now: SQL) {
       where ${courseLocks.studentId} = ${studentId} and ${courseLocks.unlockedAt} is null
         and (${courseLocks.lockedUntil} is null or ${courseLocks.lockedUntil} > ${now}))`.mapWith(Boolean),
   };
-}
-
-/** json columns arrive parsed from node-postgres and PGlite alike; a string is parsed here all the same. */
-function parseJsonArray<T>(value: unknown): T[] {
-  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-  return Array.isArray(parsed) ? (parsed as T[]) : [];
 }
 
 /**

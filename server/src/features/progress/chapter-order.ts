@@ -2,6 +2,7 @@ import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { jsonIdsColumn } from '../../db/subquery-columns.ts';
 import { chapterCompletions } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 
@@ -34,10 +35,7 @@ export function prerequisiteChapters(chapterId: number): number[] {
 export function completedChapterIdsColumn(studentId: SQL) {
   return sql<number[]>`(
     select coalesce(json_agg(${chapterCompletions.chapterId} order by ${chapterCompletions.chapterId}), '[]')
-    from ${chapterCompletions} where ${chapterCompletions.studentId} = ${studentId})`.mapWith((value: unknown) => {
-    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-    return Array.isArray(parsed) ? parsed.map(Number) : [];
-  });
+    from ${chapterCompletions} where ${chapterCompletions.studentId} = ${studentId})`.mapWith(jsonIdsColumn);
 }
 
 /** Spec 4: chapters go in order, and the final opens only when chapters 1-4 are complete. */

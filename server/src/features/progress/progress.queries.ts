@@ -2,7 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
+import { moduleCompletions, students } from '../../db/schema.ts';
+import { jsonIdsColumn, OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
+import { completedChapterIdsColumn } from './chapter-order.ts';
 
 /** What other features read of course progress (decision 017: the progress feature owns it). */
 
@@ -64,10 +66,9 @@ export async function getStudentProgress(
     database
       .select({
         version: students.progressVersion,
-        moduleIds: sql<unknown>`(select json_agg(${moduleCompletions.moduleId}) from ${moduleCompletions}
-          where ${moduleCompletions.studentId} = ${students}.${sql.identifier('id')})`,
-        chapterIds: sql<unknown>`(select json_agg(${chapterCompletions.chapterId} order by ${chapterCompletions.chapterId})
-          from ${chapterCompletions} where ${chapterCompletions.studentId} = ${students}.${sql.identifier('id')})`,
+        moduleIds: sql<number[]>`(select json_agg(${moduleCompletions.moduleId}) from ${moduleCompletions}
+          where ${moduleCompletions.studentId} = ${OUTER_STUDENT_ID})`.mapWith(jsonIdsColumn),
+        chapterIds: completedChapterIdsColumn(OUTER_STUDENT_ID),
       })
       .from(students)
       .where(eq(students.id, sql.placeholder('studentId')))
@@ -75,8 +76,8 @@ export async function getStudentProgress(
   ).execute({ studentId: student.studentId });
   const fresh: StudentProgress = {
     version: row?.version ?? student.progressVersion,
-    moduleIds: new Set(numbersOf(row?.moduleIds)),
-    chapterIds: numbersOf(row?.chapterIds),
+    moduleIds: new Set(row?.moduleIds ?? []),
+    chapterIds: row?.chapterIds ?? [],
   };
   const current = copies.get(student.studentId);
   if (!current || current.version <= fresh.version) {
@@ -86,10 +87,4 @@ export async function getStudentProgress(
     if (copies.size > PROGRESS_COPIES && !oldest.done) copies.delete(oldest.value);
   }
   return fresh;
-}
-
-/** A json array of ids as node-postgres and PGlite return it (parsed), or null for none. */
-function numbersOf(value: unknown): number[] {
-  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-  return Array.isArray(parsed) ? parsed.map(Number) : [];
 }

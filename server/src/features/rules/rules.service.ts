@@ -64,5 +64,5 @@ export async function getStudentProfile(db: Db, studentId: number): Promise<Stud
     .from(students)
     .where(eq(students.id, studentId));
   if (!student) throw notFound('No such student.');
-  return { id: student.id, version: student.version, rules: await getRulesProfile(db, student.id, student.version) };
+  return getPinnedProfile(db, student);
 }

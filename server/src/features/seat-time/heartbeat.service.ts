@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SeatTimeStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { seatTimeLedger, students } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -40,12 +41,6 @@ interface BeatRead extends LedgerTotals {
   identity: IdentitySnapshot;
 }
 
-/**
- * The outer student's id, always qualified: drizzle leaves a one-table query's columns bare, and a
- * bare "id" inside a subquery would name the subquery's own table.
- */
-const OUTER_STUDENT_ID = sql`${students}.${sql.identifier('id')}`;
-
 /** The ledger's newest heartbeat and sums in one scan, as a json array (a scalar subquery holds one column). */
 function ledgerColumn() {
   const sumWhere = (condition: ReturnType<typeof sql>) =>
@@ -57,10 +52,9 @@ function ledgerColumn() {
       ${sumWhere(sql`${seatTimeLedger.chapterId} = ${sql.placeholder('chapterId')}`)},
       coalesce(sum(${seatTimeLedger.creditedSeconds}), 0),
       ${sumWhere(sql`${seatTimeLedger.schoolDay} = ${sql.placeholder('schoolDay')}::date`)})
-    from ${seatTimeLedger} where ${seatTimeLedger.studentId} = ${OUTER_STUDENT_ID})`.mapWith((value: unknown) => {
-    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
-    return parsed as [string | null, number, number, number, number];
-  });
+    from ${seatTimeLedger} where ${seatTimeLedger.studentId} = ${OUTER_STUDENT_ID})`.mapWith(
+    (value: unknown) => parseJsonColumn(value) as [string | null, number, number, number, number],
+  );
 }
 
 function buildBeatRead(db: Db) {
