@@ -20,6 +20,7 @@ import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
 import { counties, courts, moduleCompletions, modules, students } from '../server/src/db/schema.ts';
 import { answersFor, recordChapterPassed } from '../server/src/testing/course.ts';
+import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
 import type { Quiz } from '@ts/contract';
 import { systemClock } from '../server/src/platform/clock.ts';
 import { createMailer } from '../server/src/platform/mail/mailer.ts';
@@ -43,29 +44,18 @@ interface Scenario {
 
 /** Registers a student through the API and signs them in; returns the student id and session cookie. */
 async function registerAndSignIn(base: string, tag: string, court: number) {
-  const dlNumber = `B${tag}`;
+  const registrationBody = benchRegistration(tag, court);
   const registration = await fetch(`${base}/api/register/student`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      first_name: 'Bench',
-      last_name: 'Runner',
-      email: `bench${tag}@example.com`,
-      dl_number: dlNumber,
-      dob: '01/02/1990',
-      address: '1 Loop Road',
-      city: 'Fresno',
-      state: 'CA',
-      zip: '93721',
-      court,
-    }),
+    body: JSON.stringify(registrationBody),
   });
   if (registration.status !== 201) throw new Error(`registration failed: ${String(registration.status)}`);
   const { studentId } = (await registration.json()) as { studentId: number };
   const login = await fetch(`${base}/api/login/student`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ last_name: 'Runner', dl_number: dlNumber }),
+    body: JSON.stringify({ last_name: BENCH_LAST_NAME, dl_number: registrationBody.dl_number }),
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { studentId, cookie };

@@ -22,6 +22,7 @@ import type { Quiz } from '@ts/contract';
 import { PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { openPostgres } from '../server/src/db/client.ts';
 import { answers, courts, modules } from '../server/src/db/schema.ts';
+import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
 /** The whole run, journeys and deliveries, stops after this long whatever is left. */
@@ -139,25 +140,14 @@ interface Course {
 }
 
 async function journey(n: number, base: string, course: Course, tag: string): Promise<void> {
-  const dlNumber = `J${tag}${String(n).padStart(5, '0')}`;
+  const registration = benchRegistration(`J${tag}${String(n).padStart(5, '0')}`, course.courtId);
   const { body: registered } = await call<{ studentId: number }>(
     'POST /api/register/student',
     base,
     '/api/register/student',
     {
       expect: 201,
-      body: {
-        first_name: 'Journey',
-        last_name: `Runner`,
-        email: `journey${tag}${String(n)}@example.com`,
-        dl_number: dlNumber,
-        dob: '01/02/1990',
-        address: '1 Loop Road',
-        city: 'Fresno',
-        state: 'CA',
-        zip: '93721',
-        court: course.courtId,
-      },
+      body: registration,
     },
   );
   const studentId = registered.studentId;
@@ -179,7 +169,7 @@ async function journey(n: number, base: string, course: Course, tag: string): Pr
     body: { paymentIntent: intent.paymentIntentId },
   });
   const { cookie } = await call('POST /api/login/student', base, '/api/login/student', {
-    body: { last_name: 'Runner', dl_number: dlNumber },
+    body: { last_name: BENCH_LAST_NAME, dl_number: registration.dl_number },
   });
   if (!cookie) throw new CallFailed('no session cookie');
   const as = { cookie };
