@@ -1,24 +1,14 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { i18nReady } from './lib/i18n.ts';
 import './index.css';
 import { router } from './app/router.tsx';
-import { useSchoolName } from './lib/queries.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
-
-/** Keeps the document title in the chosen language. */
-function DocumentTitle() {
-  const schoolName = useSchoolName();
-  useEffect(() => {
-    if (schoolName) document.title = schoolName;
-  }, [schoolName]);
-  return null;
-}
 
 // The first language's texts are in before anything renders (Spanish is a file of its own).
 await i18nReady;
@@ -27,7 +17,6 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <DocumentTitle />
       <RouterProvider router={router} />
     </QueryClientProvider>
   </StrictMode>,

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
 import { AdminLoginPage } from '../features/auth/admin-login-page.tsx';
 import { StudentLoginPage } from '../features/auth/student-login-page.tsx';
 import { AreaGuard, LoginPageGuard } from './guards.tsx';
@@ -21,92 +21,110 @@ const course = () => import('./course-routes.tsx');
 const studentHome = () => import('./student-home-routes.tsx');
 const admin = () => import('./admin-routes.tsx');
 
+/**
+ * Above every page: a new page opens at its top and Back returns to where the reader was
+ * (issue 16: the quiz's result opened 2,800 px down, at the height of the Submit button).
+ */
+function RootFrame() {
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
+
 /** Every route of spec section 2. */
 export const router = createBrowserRouter([
   {
-    element: <PublicLayout />,
+    element: <RootFrame />,
     children: [
       {
-        element: <LoginPageGuard />,
+        element: <PublicLayout />,
         children: [
-          { path: '/login', element: <StudentLoginPage /> },
-          { path: '/admin-login', element: <AdminLoginPage /> },
+          {
+            element: <LoginPageGuard />,
+            children: [
+              { path: '/login', element: <StudentLoginPage /> },
+              { path: '/admin-login', element: <AdminLoginPage /> },
+            ],
+          },
+          {
+            path: '/register',
+            lazy: lazyPage(
+              () => import('../features/registration/register-page.tsx'),
+              (m) => m.RegisterPage,
+            ),
+          },
+          {
+            path: '/pay',
+            lazy: lazyPage(
+              () => import('../features/payments/pay-page.tsx'),
+              (m) => m.PayPage,
+            ),
+          },
+          {
+            path: '/thank-you',
+            lazy: lazyPage(
+              () => import('../features/payments/thank-you-page.tsx'),
+              (m) => m.ThankYouPage,
+            ),
+          },
+          {
+            path: '/verify/:number',
+            lazy: lazyPage(
+              () => import('../features/certificates/verify-page.tsx'),
+              (m) => m.VerifyPage,
+            ),
+          },
+          {
+            path: '/set-password',
+            lazy: lazyPage(
+              () => import('../features/auth/set-password-page.tsx'),
+              (m) => m.SetPasswordPage,
+            ),
+          },
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
       {
-        path: '/register',
-        lazy: lazyPage(
-          () => import('../features/registration/register-page.tsx'),
-          (m) => m.RegisterPage,
-        ),
-      },
-      {
-        path: '/pay',
-        lazy: lazyPage(
-          () => import('../features/payments/pay-page.tsx'),
-          (m) => m.PayPage,
-        ),
-      },
-      {
-        path: '/thank-you',
-        lazy: lazyPage(
-          () => import('../features/payments/thank-you-page.tsx'),
-          (m) => m.ThankYouPage,
-        ),
-      },
-      {
-        path: '/verify/:number',
-        lazy: lazyPage(
-          () => import('../features/certificates/verify-page.tsx'),
-          (m) => m.VerifyPage,
-        ),
-      },
-      {
-        path: '/set-password',
-        lazy: lazyPage(
-          () => import('../features/auth/set-password-page.tsx'),
-          (m) => m.SetPasswordPage,
-        ),
-      },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-  {
-    element: <AreaGuard area="student" />,
-    children: [
-      {
-        lazy: lazyPage(studentHome, (m) => m.StudentLayout),
+        element: <AreaGuard area="student" />,
         children: [
-          { path: '/', lazy: lazyPage(studentHome, (m) => m.HomePage) },
-          { path: '/content/:chapterId', lazy: lazyPage(course, (m) => m.ChapterPage) },
-          { path: '/content/:chapterId/:moduleId', lazy: lazyPage(course, (m) => m.ModulePage) },
-          { path: '/quiz/:chapterId', lazy: lazyPage(course, (m) => m.QuizPage) },
-          // Spec 2 gives both paths for the final exam.
-          { path: '/final', lazy: lazyPage(course, (m) => m.FinalExamPage) },
-          { path: '/final-exam', lazy: lazyPage(course, (m) => m.FinalExamPage) },
-          { path: '/certificate', lazy: lazyPage(course, (m) => m.CertificatesPage) },
-          { path: '/score', lazy: lazyPage(course, (m) => m.ScorePage) },
-          { path: '/video-test', lazy: lazyPage(course, (m) => m.VideoTestPage) },
+          {
+            lazy: lazyPage(studentHome, (m) => m.StudentLayout),
+            children: [
+              { path: '/', lazy: lazyPage(studentHome, (m) => m.HomePage) },
+              { path: '/content/:chapterId', lazy: lazyPage(course, (m) => m.ChapterPage) },
+              { path: '/content/:chapterId/:moduleId', lazy: lazyPage(course, (m) => m.ModulePage) },
+              { path: '/quiz/:chapterId', lazy: lazyPage(course, (m) => m.QuizPage) },
+              // Spec 2 gives both paths for the final exam.
+              { path: '/final', lazy: lazyPage(course, (m) => m.FinalExamPage) },
+              { path: '/final-exam', lazy: lazyPage(course, (m) => m.FinalExamPage) },
+              { path: '/certificate', lazy: lazyPage(course, (m) => m.CertificatesPage) },
+              { path: '/score', lazy: lazyPage(course, (m) => m.ScorePage) },
+              { path: '/video-test', lazy: lazyPage(course, (m) => m.VideoTestPage) },
+            ],
+          },
         ],
       },
-    ],
-  },
-  {
-    element: <AreaGuard area="admin" />,
-    children: [
       {
-        lazy: lazyPage(admin, (m) => m.AdminLayout),
+        element: <AreaGuard area="admin" />,
         children: [
-          { path: '/admin', lazy: lazyPage(admin, (m) => m.AdminIndexPage) },
-          { path: '/admin/students', lazy: lazyPage(admin, (m) => m.StudentsPage) },
-          { path: '/admin/students/:studentId', lazy: lazyPage(admin, (m) => m.StudentDetailPage) },
-          { path: '/admin/student-sign-up', lazy: lazyPage(admin, (m) => m.StudentSignUpPage) },
-          { path: '/admin/modify-questions', lazy: lazyPage(admin, (m) => m.QuestionsPage) },
-          { path: '/admin/modify-questions/:questionId', lazy: lazyPage(admin, (m) => m.QuestionEditPage) },
-          { path: '/admin/change-password', lazy: lazyPage(admin, (m) => m.ChangePasswordPage) },
-          { path: '/admin/archive', lazy: lazyPage(admin, (m) => m.ArchivePage) },
-          { path: '/admin/users', lazy: lazyPage(admin, (m) => m.UsersPage) },
-          { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
+          {
+            lazy: lazyPage(admin, (m) => m.AdminLayout),
+            children: [
+              { path: '/admin', lazy: lazyPage(admin, (m) => m.AdminIndexPage) },
+              { path: '/admin/students', lazy: lazyPage(admin, (m) => m.StudentsPage) },
+              { path: '/admin/students/:studentId', lazy: lazyPage(admin, (m) => m.StudentDetailPage) },
+              { path: '/admin/student-sign-up', lazy: lazyPage(admin, (m) => m.StudentSignUpPage) },
+              { path: '/admin/modify-questions', lazy: lazyPage(admin, (m) => m.QuestionsPage) },
+              { path: '/admin/modify-questions/:questionId', lazy: lazyPage(admin, (m) => m.QuestionEditPage) },
+              { path: '/admin/change-password', lazy: lazyPage(admin, (m) => m.ChangePasswordPage) },
+              { path: '/admin/archive', lazy: lazyPage(admin, (m) => m.ArchivePage) },
+              { path: '/admin/users', lazy: lazyPage(admin, (m) => m.UsersPage) },
+              { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
+            ],
+          },
         ],
       },
     ],

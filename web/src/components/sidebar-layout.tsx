@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from './language-switch.tsx';
@@ -76,23 +76,16 @@ export function SidebarLayout({
   return (
     <div className="min-h-screen">
       <div className="hidden lg:fixed lg:inset-y-0 lg:flex lg:w-64 lg:flex-col bg-blue-900">{nav}</div>
-      {open && (
-        <div className="fixed inset-0 z-40 flex lg:hidden">
-          <button
-            type="button"
-            aria-label={t('nav.close')}
-            className="fixed inset-0 bg-slate-900/60"
-            onClick={() => setOpen(false)}
-          />
-          <div className="relative z-50 flex w-72 max-w-[85%] flex-col bg-blue-900">{nav}</div>
-        </div>
-      )}
+      <MenuDrawer open={open} onClose={() => setOpen(false)} label={t('nav.menu')} closeLabel={t('nav.close')}>
+        {nav}
+      </MenuDrawer>
       <div className="flex min-h-screen flex-col lg:pl-64">
         <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
           <button
             type="button"
             className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-semibold lg:hidden"
             aria-expanded={open}
+            aria-haspopup="dialog"
             onClick={() => setOpen(true)}
           >
             {t('nav.menu')}
@@ -107,5 +100,60 @@ export function SidebarLayout({
         {footer}
       </div>
     </div>
+  );
+}
+
+/**
+ * The phone menu on the native modal <dialog> (issue 16): focus goes inside, Tab stays inside,
+ * Escape, the close button or a tap beside it closes it, and the page behind is inert. Closing
+ * gives the focus back to the Menu button (the browser does this for showModal).
+ */
+function MenuDrawer({
+  open,
+  onClose,
+  label,
+  closeLabel,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  label: string;
+  closeLabel: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-label={label}
+      onClose={onClose}
+      // A tap on the backdrop lands on the <dialog> itself, not on anything inside it.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className="m-0 h-full max-h-none w-72 max-w-[85%] bg-blue-900 p-0 backdrop:bg-slate-900/60 lg:hidden"
+    >
+      {open && (
+        <div className="flex h-full flex-col">
+          <div className="flex justify-end px-2 pt-2">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label={closeLabel}
+              className="rounded-md px-3 py-1 text-2xl leading-none text-white hover:bg-blue-800"
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
+        </div>
+      )}
+    </dialog>
   );
 }

@@ -79,6 +79,7 @@ export function unmountAll(): void {
 }
 
 export type FetchCall = [url: string, init?: RequestInit];
+const PUBLIC_CONFIG_URL = '/api/public/config';
 export interface Answer {
   status?: number;
   body: unknown;
@@ -99,7 +100,9 @@ export function stubApi(answer: (url: string, init?: RequestInit) => Answer | Pr
     }
   });
   vi.stubGlobal('fetch', fetchMock);
-  const calls = () => fetchMock.mock.calls as FetchCall[];
+  // Every page heading asks for the school's name (for the tab's title): the calls a test looks
+  // at are the page's own.
+  const calls = () => (fetchMock.mock.calls as FetchCall[]).filter(([url]) => url !== PUBLIC_CONFIG_URL);
   return {
     fetch: fetchMock,
     calls,

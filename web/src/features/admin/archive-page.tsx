@@ -7,6 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
 export function ArchivePage() {
@@ -25,7 +26,7 @@ export function ArchivePage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{t('admin.pages.archive')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('admin.pages.archive')}</PageHeading>
       <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1">
           <TextField label={t('archive.searchLabel')} name="search" />

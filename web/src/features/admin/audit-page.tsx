@@ -6,6 +6,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** A record as it was or became: compact JSON, wrapped to fit a narrow screen. */
 function Snapshot({ value }: { value: unknown }) {
@@ -57,7 +58,7 @@ export function AuditPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{t('admin.pages.audit')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('admin.pages.audit')}</PageHeading>
       {log.isLoading && <p>{t('common.loading')}</p>}
       {log.isError && (
         <Alert>

@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 type Message = { tone: 'error' | 'success'; text: string };
 
@@ -50,7 +51,7 @@ export function ChangePasswordPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-slate-900">{t('admin.pages.changePassword')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('admin.pages.changePassword')}</PageHeading>
       <form onSubmit={(event) => void submit(event)} className="max-w-md space-y-4 rounded-lg bg-white p-6 shadow">
         <TextField
           label={t('changePassword.current')}

@@ -8,6 +8,7 @@ import { Button } from '../../components/button.tsx';
 import { callApi } from '../../lib/api.ts';
 import { CompletionsChart } from './completions-chart.tsx';
 import { downloadReportCsv } from './report-csv.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 // A US school: money and counts read the same way in both languages ($1,234.56).
 const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -26,7 +27,7 @@ export function DashboardPage() {
 
   return (
     <div className="space-y-8">
-      <h1 className="text-2xl font-bold text-slate-900">{t('admin.pages.dashboard')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('admin.pages.dashboard')}</PageHeading>
 
       <section aria-labelledby={statsHeading} className="space-y-3">
         <h2 id={statsHeading} className="text-xl font-semibold text-slate-900">

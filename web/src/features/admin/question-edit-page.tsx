@@ -7,6 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 type Message = { tone: 'success' | 'error'; text: string } | null;
 
@@ -131,7 +132,7 @@ export function QuestionEditPage() {
     const missing = !question.isError || (question.error instanceof ApiError && question.error.status === 404);
     return (
       <div className="space-y-4">
-        <h1 className="text-2xl font-bold">{t('admin.pages.editQuestion')}</h1>
+        <PageHeading className="text-2xl font-bold">{t('admin.pages.editQuestion')}</PageHeading>
         <Alert>{missing ? t('questions.notFound') : t('questions.loadOneError')}</Alert>
         <p>{backLink}</p>
       </div>
@@ -144,7 +145,7 @@ export function QuestionEditPage() {
     <div className="space-y-6">
       <p>{backLink}</p>
       <div>
-        <h1 className="text-2xl font-bold">{t('admin.pages.editQuestion')}</h1>
+        <PageHeading className="text-2xl font-bold">{t('admin.pages.editQuestion')}</PageHeading>
         <p className="mt-1 text-slate-700">
           {t('questions.chapter', { number: data.chapter_id })} · {t('questions.number', { id: data.id })}
         </p>

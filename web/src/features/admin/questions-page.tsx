@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { contentApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 9: the list shows the first 120 characters of each question. */
 export const QUESTION_PREVIEW_LENGTH = 120;
@@ -29,7 +30,7 @@ export function QuestionsPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{t('admin.pages.modifyQuestions')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('admin.pages.modifyQuestions')}</PageHeading>
       {questions.isLoading && <p>{t('common.loading')}</p>}
       {questions.isError && <Alert>{t('questions.loadError')}</Alert>}
       {questions.data?.length === 0 && <p className="text-slate-700">{t('questions.none')}</p>}

@@ -23,6 +23,7 @@ import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -138,9 +139,9 @@ export function StudentDetailPage() {
     return (
       <div className="space-y-6">
         {passed?.id === id && (
-          <h1 className="text-2xl font-bold text-slate-900">
-            {passed.first_name} {passed.last_name}
-          </h1>
+          <PageHeading className="text-2xl font-bold text-slate-900">
+            {`${passed.first_name} ${passed.last_name}`}
+          </PageHeading>
         )}
         <p>{t('common.loading')}</p>
       </div>
@@ -154,9 +155,9 @@ export function StudentDetailPage() {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-bold text-slate-900">
-          {student.first_name} {student.last_name}
-        </h1>
+        <PageHeading className="text-2xl font-bold text-slate-900">
+          {`${student.first_name} ${student.last_name}`}
+        </PageHeading>
         <span
           className={`rounded-full px-3 py-1 text-sm font-semibold ${complete ? 'bg-green-100 text-green-900' : 'bg-amber-100 text-amber-900'}`}
         >

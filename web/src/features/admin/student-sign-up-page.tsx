@@ -14,6 +14,7 @@ import {
   type RegistrationFormValues,
   toRegistration,
 } from '../registration/registration-form.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /**
  * Spec 2, 5 and 7 /admin/student-sign-up: an admin enrols a student by hand (`backdoor: true`).
@@ -63,7 +64,7 @@ export function StudentSignUpPage() {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold">{t('admin.pages.studentSignUp')}</h1>
+        <PageHeading className="text-2xl font-bold">{t('admin.pages.studentSignUp')}</PageHeading>
         <p className="mt-2 text-slate-700">{t('signUp.intro')}</p>
       </div>
       {enrolledId !== null && (

@@ -12,6 +12,7 @@ import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { formatShortUsDate } from '../certificates/format-date.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 9: the student search waits until typing has paused for 300 ms. */
 export const STUDENT_SEARCH_DELAY_MS = 300;
@@ -83,7 +84,7 @@ export function StudentsPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold">{t('admin.pages.students')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('admin.pages.students')}</PageHeading>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           type="search"

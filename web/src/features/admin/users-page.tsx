@@ -10,6 +10,7 @@ import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useCourts } from '../../lib/queries.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 type Role = StaffAccount['role'];
 type SetPasswordLink = EndpointOutput<typeof staffApi.issueSetPasswordLink>;
@@ -320,7 +321,7 @@ export function UsersPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-slate-900">{t('admin.pages.users')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('admin.pages.users')}</PageHeading>
       {shown && <LinkBox shown={shown} onDismiss={() => setShown(null)} />}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
 

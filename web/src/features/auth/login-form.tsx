@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /**
  * The shape both login pages share: required fields, one submit, and spec 8's message in red
@@ -41,7 +42,7 @@ export function LoginForm({
 
   return (
     <div className="mx-auto max-w-md">
-      <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{title}</PageHeading>
       <p className="mt-2 text-slate-700">{intro}</p>
       <form onSubmit={(event) => void handleSubmit(event)} className="mt-6 space-y-4 rounded-lg bg-white p-6 shadow">
         {children}

@@ -6,6 +6,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** The token travels in the fragment (`#token=...`), which the browser never sends to a server. */
 function tokenFrom(hash: string): string {
@@ -52,7 +53,7 @@ export function SetPasswordPage() {
 
   return (
     <div className="mx-auto max-w-md">
-      <h1 className="text-2xl font-bold text-slate-900">{t('setPassword.title')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('setPassword.title')}</PageHeading>
       {done ? (
         <div className="mt-6 space-y-4">
           <Alert tone="success">{t('setPassword.success')}</Alert>

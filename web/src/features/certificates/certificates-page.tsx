@@ -10,6 +10,7 @@ import { callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useCompletedChapters } from '../course/course-queries.ts';
 import { formatShortUsDate } from './format-date.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 function DeliveryLine({ delivery }: { delivery: Certificate['deliveries'][number] }) {
   const { t } = useTranslation();
@@ -58,7 +59,7 @@ export function CertificatesPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-slate-900">{t('certificates.title')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('certificates.title')}</PageHeading>
       {certificates.isError && <Alert>{t('certificates.fetchError')}</Alert>}
       <section aria-labelledby="past-certificates" className="rounded-lg bg-white p-4 shadow sm:p-6">
         <h2 id="past-certificates" className="text-xl font-semibold">

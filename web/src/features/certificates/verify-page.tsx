@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** The page the certificate's QR code opens: whether the certificate is genuine, and little else. */
 export function VerifyPage() {
@@ -16,7 +17,7 @@ export function VerifyPage() {
   });
   return (
     <div className="mx-auto max-w-lg space-y-4">
-      <h1 className="text-2xl font-bold">{t('verify.title')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('verify.title')}</PageHeading>
       <p className="text-slate-700">{t('verify.number', { number })}</p>
       {result.isLoading && <p>{t('common.loading')}</p>}
       {result.isError && <Alert>{t('errors.unexpected')}</Alert>}

@@ -6,6 +6,7 @@ import { Stepper } from '../../components/stepper.tsx';
 import { buildChapterSteps } from './chapter-steps.ts';
 import { useChapters, useCompletedChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
 import { ChapterSeatTimeNotice } from './seat-time.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /content/{chapterId}: the chapter's stepper and 'Choose a module to begin!'. */
 export function ChapterPage() {
@@ -35,9 +36,9 @@ function Chapter({ chapterId }: { chapterId: number }) {
         <p className="text-sm font-semibold uppercase tracking-wide text-blue-800">
           {t('nav.chapter', { number: chapterId })}
         </p>
-        <h1 className="text-2xl font-bold text-slate-900">
+        <PageHeading className="text-2xl font-bold text-slate-900">
           {chapter?.title ?? t('nav.chapter', { number: chapterId })}
-        </h1>
+        </PageHeading>
         {chapter && <p className="mt-2 text-slate-700">{chapter.description}</p>}
       </div>
       <ProgressBar label={t('course.progress')} value={progress} />

@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { contentApi, progressApi } from '@ts/contract';
+import { type Quiz, FINAL_EXAM_CHAPTER, contentApi, progressApi, quizApi } from '@ts/contract';
 import { callApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
@@ -10,9 +10,67 @@ export function useStudentId(): number {
   return useStoredUser()?.id ?? 0;
 }
 
+/** The language the course's texts are asked for (api.ts sends it as Accept-Language). */
+function useLanguage(): string {
+  return useTranslation().i18n.language;
+}
+
+/**
+ * Every course query in one place (issue 16): a key is written once, and every query whose
+ * answer holds course text is keyed by the language, so switching to Español mid-page asks for
+ * the Spanish text instead of keeping the English one.
+ */
+export const courseQueries = {
+  chapters: (language: string) =>
+    queryOptions({ queryKey: ['chapters', language], queryFn: () => callApi(contentApi.chapters) }),
+  modules: (chapterId: number, studentId: number, language: string) =>
+    queryOptions({
+      queryKey: ['modules', chapterId, language],
+      queryFn: () => callApi(contentApi.modules, { params: { chapterId }, query: { userId: studentId } }),
+      enabled: chapterId > 0,
+    }),
+  module: (moduleId: number, language: string) =>
+    queryOptions({
+      queryKey: ['module', moduleId, language],
+      queryFn: () => callApi(contentApi.module, { params: { moduleId } }),
+    }),
+  topics: (moduleId: number, language: string) =>
+    queryOptions({
+      queryKey: ['topics', moduleId, language],
+      queryFn: () => callApi(contentApi.topics, { params: { moduleId } }),
+    }),
+  video: (moduleId: number, language: string) =>
+    queryOptions({
+      queryKey: ['video', moduleId, language],
+      queryFn: () => callApi(contentApi.video, { params: { moduleId } }),
+    }),
+  /**
+   * The quiz being taken. The server shows an unsubmitted attempt again rather than drawing
+   * anew, so asking in the other language gives the same questions, translated. It is forgotten
+   * when the page is left, so a retake asks the server again (which draws anew once this attempt
+   * is submitted); the questions on screen stay while the other language loads.
+   */
+  quiz: (chapterId: number, studentId: number, language: string) =>
+    queryOptions({
+      queryKey: ['quiz', chapterId, language],
+      queryFn: (): Promise<Quiz> =>
+        chapterId === FINAL_EXAM_CHAPTER
+          ? callApi(quizApi.finalExam, { params: { studentId } })
+          : callApi(quizApi.questions, { params: { chapterId } }),
+      retry: false,
+      staleTime: Infinity,
+      gcTime: 0,
+      placeholderData: keepPreviousData,
+    }),
+  quizStatus: (chapterId: number, studentId: number) =>
+    queryOptions({
+      queryKey: ['quiz-status', chapterId],
+      queryFn: () => callApi(progressApi.quizStatus, { params: { id: studentId, chapterId } }),
+    }),
+};
+
 export function useChapters() {
-  const { i18n } = useTranslation();
-  return useQuery({ queryKey: ['chapters', i18n.language], queryFn: () => callApi(contentApi.chapters) });
+  return useQuery(courseQueries.chapters(useLanguage()));
 }
 
 /**
@@ -36,45 +94,27 @@ export function useCompletedChapters() {
 }
 
 export function useModules(chapterId: number) {
-  const studentId = useStudentId();
-  const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['modules', chapterId, i18n.language],
-    queryFn: () => callApi(contentApi.modules, { params: { chapterId }, query: { userId: studentId } }),
-    enabled: chapterId > 0,
-  });
+  return useQuery(courseQueries.modules(chapterId, useStudentId(), useLanguage()));
 }
 
 export function useModule(moduleId: number) {
-  const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['module', moduleId, i18n.language],
-    queryFn: () => callApi(contentApi.module, { params: { moduleId } }),
-  });
+  return useQuery(courseQueries.module(moduleId, useLanguage()));
 }
 
 export function useTopics(moduleId: number) {
-  const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['topics', moduleId, i18n.language],
-    queryFn: () => callApi(contentApi.topics, { params: { moduleId } }),
-  });
+  return useQuery(courseQueries.topics(moduleId, useLanguage()));
 }
 
 export function useVideo(moduleId: number) {
-  const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['video', moduleId, i18n.language],
-    queryFn: () => callApi(contentApi.video, { params: { moduleId } }),
-  });
+  return useQuery(courseQueries.video(moduleId, useLanguage()));
+}
+
+export function useQuiz(chapterId: number) {
+  return useQuery(courseQueries.quiz(chapterId, useStudentId(), useLanguage()));
 }
 
 export function useQuizStatus(chapterId: number) {
-  const studentId = useStudentId();
-  return useQuery({
-    queryKey: ['quiz-status', chapterId],
-    queryFn: () => callApi(progressApi.quizStatus, { params: { id: studentId, chapterId } }),
-  });
+  return useQuery(courseQueries.quizStatus(chapterId, useStudentId()));
 }
 
 /** After progress changes, everything that shows progress is asked again. */

@@ -12,6 +12,7 @@ import { sanitizeHtml } from './safe-html.ts';
 import { rulesRefusalText } from '../rules/rules-messages.tsx';
 import { formatDuration, ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
 import { identityHoldText, useIdentityHold } from './identity-check.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /content/{chapterId}/{moduleId}: title, topic sections, the optional video, Mark Complete. */
 export function ModulePage() {
@@ -72,7 +73,7 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
             {t('course.moduleOf', { current: position, total: modules.data.length })}
           </p>
         )}
-        <h1 className="text-2xl font-bold text-slate-900">{module.data?.title ?? t('common.loading')}</h1>
+        <PageHeading className="text-2xl font-bold text-slate-900">{module.data?.title ?? t('common.loading')}</PageHeading>
       </div>
       <ModuleSeatTimeNotice heartbeat={seatTime} />
       {topics.isLoading && (

@@ -2,15 +2,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { FINAL_EXAM_CHAPTER, type Quiz, certificatesApi, progressApi, quizApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, certificatesApi, progressApi, quizApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
-import { useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
+import { useQuiz, useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
 import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
 import { identityHoldText, isIdentityHold, useIdentityHold } from './identity-check.tsx';
 import { isRulesRefusal, QuizInstructions, RulesRefusal, rulesRefusalText } from '../rules/rules-messages.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /quiz/{chapterId}, and /final (or /final-exam) for the final exam. */
 export function QuizPage({ final = false }: { final?: boolean }) {
@@ -56,7 +57,7 @@ function QuizGate({ chapterId }: { chapterId: number }) {
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-slate-900">{heading}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{heading}</PageHeading>
       {body}
     </div>
   );
@@ -102,18 +103,7 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const studentId = useStudentId();
   const refresh = useRefreshProgress();
   const isFinal = chapterId === FINAL_EXAM_CHAPTER;
-  const quiz = useQuery({
-    queryKey: ['quiz', chapterId],
-    queryFn: (): Promise<Quiz> =>
-      isFinal
-        ? callApi(quizApi.finalExam, { params: { studentId } })
-        : callApi(quizApi.questions, { params: { chapterId } }),
-    retry: false,
-    // One attempt per visit: it is forgotten when the page is left, so a retake asks the server
-    // again (which draws anew once this attempt is submitted).
-    staleTime: Infinity,
-    gcTime: 0,
-  });
+  const quiz = useQuiz(chapterId);
   const [chosen, setChosen] = useState<Record<number, number>>({});
   const [showMissing, setShowMissing] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -258,9 +248,20 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       </ol>
       {showMissing && missing.length > 0 && <Alert>{t('quiz.answerAll')}</Alert>}
       {submitError && <Alert>{submitError}</Alert>}
-      <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-        {submitting ? t('common.loading') : t('quiz.submit')}
-      </Button>
+      {/* Issue 16: how far along, and always in reach on a phone, with what Submit still needs. */}
+      <div className="sticky bottom-0 -mx-4 flex flex-col gap-2 border-t border-slate-200 bg-white/95 px-4 py-3 sm:mx-0 sm:flex-row sm:items-center sm:rounded-lg sm:border sm:shadow">
+        <div className="flex-1">
+          <p className="font-semibold text-slate-900" data-testid="quiz-answered">
+            {t('quiz.answered', { answered: questions.length - missing.length, total: questions.length })}
+          </p>
+          <p id="quiz-left" className="text-sm text-slate-700">
+            {missing.length > 0 ? t('quiz.left', { count: missing.length }) : t('quiz.allAnswered')}
+          </p>
+        </div>
+        <Button type="submit" disabled={submitting} aria-describedby="quiz-left" className="w-full sm:w-auto">
+          {submitting ? t('common.loading') : t('quiz.submit')}
+        </Button>
+      </div>
     </form>
   );
 }

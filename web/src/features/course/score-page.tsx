@@ -6,6 +6,7 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { useStudentRules } from '../rules/rules-messages.tsx';
 import { nextChapterHref } from './chapter-steps.ts';
 import { useStudentId } from './course-queries.ts';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 const FINAL_PASSED: Record<StudentRules['certificateRouting'], string> = {
   student_and_court: 'score.finalPassed',
@@ -30,7 +31,7 @@ export function ScorePage() {
   return (
     <div className="space-y-6">
       <div className={`rounded-lg p-6 ${passed ? 'bg-green-50 text-green-900' : 'bg-red-50 text-red-900'}`}>
-        <h1 className="text-2xl font-bold">{passed ? t('score.passed') : t('score.failed')}</h1>
+        <PageHeading className="text-2xl font-bold">{passed ? t('score.passed') : t('score.failed')}</PageHeading>
         <p className="mt-1 text-lg">{t('score.score', { score: result.score, total: result.total })}</p>
         {result.isFinal && passed && (
           <p className="mt-3">{t(FINAL_PASSED[routing], { email: config.data?.supportEmail ?? '' })}</p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/button.tsx';
 import { useStoredUser } from '../../lib/session.ts';
 import { DeadlineNotice } from '../rules/rules-messages.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
 export function HomePage() {
@@ -13,7 +14,7 @@ export function HomePage() {
   const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</h1>
+      <PageHeading className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</PageHeading>
       {/* Decision 012: the deadline nears (or the window has ended); nothing without a deadline. */}
       <DeadlineNotice studentId={user?.type === 'student' && !user.completed_at ? user.id : null} />
       <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">

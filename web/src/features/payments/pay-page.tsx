@@ -11,6 +11,7 @@ import { formatAmount } from './format-amount.ts';
 import { returnStatusMessageKey } from './payment-messages.ts';
 import { getStripe, StripeCheckout } from './stripe-checkout.tsx';
 import { TestCheckout } from './test-checkout.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 function readStudentId(state: unknown): number | null {
   const id = (state as { studentId?: unknown } | null)?.studentId;
@@ -59,7 +60,7 @@ export function PayPage() {
   }
   return (
     <div className="mx-auto max-w-md space-y-4">
-      <h1 className="text-2xl font-bold">{t('pay.title')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('pay.title')}</PageHeading>
       {content}
     </div>
   );

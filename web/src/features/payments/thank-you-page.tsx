@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/button.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /thank-you: confirmation with a link to /login to begin the course. */
 export function ThankYouPage() {
   const { t } = useTranslation();
   return (
     <div className="mx-auto max-w-md space-y-4 text-center">
-      <h1 className="text-2xl font-bold">{t('thankYou.title')}</h1>
+      <PageHeading className="text-2xl font-bold">{t('thankYou.title')}</PageHeading>
       <p className="text-slate-700">{t('thankYou.body')}</p>
       <Link to="/login" className={buttonClass()}>
         {t('thankYou.loginLink')}

@@ -16,6 +16,7 @@ import {
   type RegistrationFormValues,
   toRegistration,
 } from './registration-form.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
 
 interface Duplicate {
   studentId: number;
@@ -87,7 +88,7 @@ export function RegisterPage() {
 
   return (
     <div>
-      <h1 className="text-2xl font-bold text-slate-900">{t('register.title')}</h1>
+      <PageHeading className="text-2xl font-bold text-slate-900">{t('register.title')}</PageHeading>
       <p className="mt-2 text-slate-700">{t('register.intro')}</p>
       <form
         noValidate

@@ -1,0 +1,36 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { useSchoolName } from '../lib/queries.ts';
+
+/**
+ * A page's one heading (issue 16): it names the tab ("Chapter 2 Quiz – School"), and after a
+ * navigation inside the app it takes the focus, so a screen reader announces the new page and
+ * the next Tab starts at its top instead of at the link that was pressed. The first page of a
+ * visit keeps the browser's own starting point. `title` is needed when the heading is not text.
+ */
+export function PageHeading({
+  children,
+  title,
+  className = 'text-2xl font-bold text-slate-900',
+}: {
+  children: ReactNode;
+  title?: string;
+  className?: string;
+}) {
+  const schoolName = useSchoolName();
+  const { key } = useLocation();
+  const ref = useRef<HTMLHeadingElement>(null);
+  const pageTitle = title ?? (typeof children === 'string' ? children : '');
+  useEffect(() => {
+    document.title = [pageTitle, schoolName].filter(Boolean).join(' – ');
+  }, [pageTitle, schoolName]);
+  useEffect(() => {
+    // 'default' is the location the visit started on: nothing was pressed to get here.
+    if (key !== 'default') ref.current?.focus({ preventScroll: true });
+  }, [key]);
+  return (
+    <h1 ref={ref} tabIndex={-1} className={`${className} focus:outline-none`}>
+      {children}
+    </h1>
+  );
+}
