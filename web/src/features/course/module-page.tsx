@@ -73,7 +73,9 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
             {t('course.moduleOf', { current: position, total: modules.data.length })}
           </p>
         )}
-        <PageHeading className="text-2xl font-bold text-slate-900">{module.data?.title ?? t('common.loading')}</PageHeading>
+        <PageHeading className="text-2xl font-bold text-slate-900">
+          {module.data?.title ?? t('common.loading')}
+        </PageHeading>
       </div>
       <ModuleSeatTimeNotice heartbeat={seatTime} />
       {topics.isLoading && (

@@ -14,7 +14,9 @@ export function HomePage() {
   const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
   return (
     <div className="space-y-6">
-      <PageHeading className="text-3xl font-bold text-slate-900">{t('home.welcome', { name: user?.name ?? '' })}</PageHeading>
+      <PageHeading className="text-3xl font-bold text-slate-900">
+        {t('home.welcome', { name: user?.name ?? '' })}
+      </PageHeading>
       {/* Decision 012: the deadline nears (or the window has ended); nothing without a deadline. */}
       <DeadlineNotice studentId={user?.type === 'student' && !user.completed_at ? user.id : null} />
       <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">
