@@ -19,8 +19,12 @@ const getPublicConfig = defineEndpoint({
     payments: PaymentProviderInfoSchema,
     /** Where the course videos are served from (VIDEO_BASE_URL). */
     videoBaseUrl: z.string(),
+    /** SCHOOL_TIME_ZONE: every date the app shows is a day on the school's calendar. */
+    schoolTimeZone: z.string(),
   }),
 });
+
+export type PublicConfig = z.output<typeof getPublicConfig.response>;
 
 /** The calls of the server's health feature. */
 export const healthApi = {

@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
 import { registerVideos } from './plugins/videos.ts';
 import { registerWeb } from './plugins/web.ts';
+import { describePublicConfig } from './features/health/public-config.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
 import { registerDashboardRoutes } from './features/admin/dashboard.routes.ts';
@@ -141,6 +142,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 
   await registerVideos(app, config.videoBaseUrl);
-  await registerWeb(app, deps.webDist ?? null, { schoolName: config.schoolName });
+  await registerWeb(app, deps.webDist ?? null, describePublicConfig(deps));
   return app;
 }

@@ -5,15 +5,20 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 
-/** As web/index.html has it: the school's name in the title and in the first paint. */
-const pageWith = (schoolName: string) =>
-  `<!doctype html><html><head><title>${schoolName}</title></head><body><div id="root"><p>${schoolName}</p></div></body></html>`;
+/**
+ * As web/index.html has it: the school's name in the title and in the first paint; as served,
+ * also the public configuration as a JSON block at the end of the head.
+ */
+const pageWith = (schoolName: string, head = '') =>
+  `<!doctype html><html><head><title>${schoolName}</title>${head}</head><body><div id="root"><p>${schoolName}</p></div></body></html>`;
 const INDEX_HTML = pageWith('<!--school-name-->Traffic School<!--/school-name-->').replace(
   '<title><!--school-name-->Traffic School<!--/school-name--></title>',
   '<title>Traffic School</title>',
 );
-/** What the server sends under the default SCHOOL_NAME. */
-const PAGE = pageWith('Safe Roads Traffic School');
+/** The JSON block the server writes in: `json` is the configuration as text, "<" escaped. */
+const configBlock = (json: string) => `    <script type="application/json" id="public-config">${json}</script>\n  `;
+/** What the server sends under the default SCHOOL_NAME (its configuration filled in beforeAll). */
+let PAGE = '';
 const APP_JS = 'console.log("the app");';
 const JSON_404 = { error: { code: 'NOT_FOUND', message: 'Not found.' } };
 
@@ -43,6 +48,8 @@ describe('serving the web app', () => {
     const build = makeWebBuild();
     root = build.root;
     t = await buildTestApp({ webDist: build.webDist });
+    const config = (await t.app.inject({ method: 'GET', url: '/api/public/config' })).body;
+    PAGE = pageWith('Safe Roads Traffic School', configBlock(config));
   });
   afterAll(async () => {
     await t.close();
@@ -107,7 +114,7 @@ describe('serving the web app', () => {
     expect(response.body).toBe(APP_JS);
   });
 
-  it("writes the school's name, escaped, into the page's title and first paint", async () => {
+  it("writes the school's name, escaped, into the page's title and first paint, and its configuration into a JSON block no text can close", async () => {
     const build = makeWebBuild();
     const other = await buildTestApp({
       webDist: build.webDist,
@@ -115,7 +122,13 @@ describe('serving the web app', () => {
     });
     try {
       const response = await other.app.inject({ method: 'GET', url: '/login' });
-      expect(response.body).toBe(pageWith('Sun &#38; Safe &#60;Driving&#62; School'));
+      const config = (await other.app.inject({ method: 'GET', url: '/api/public/config' })).json<{
+        schoolName: string;
+      }>();
+      expect(config.schoolName).toBe('Sun & Safe <Driving> School');
+      const json = JSON.stringify(config).replace(/</g, '\\u003c');
+      expect(json).toContain('Sun & Safe \\u003cDriving> School');
+      expect(response.body).toBe(pageWith('Sun &#38; Safe &#60;Driving&#62; School', configBlock(json)));
       // The bare file, with its placeholders, is never served.
       expect((await other.app.inject({ method: 'GET', url: '/index.html' })).statusCode).toBe(404);
     } finally {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import type { ErrorBody } from '@ts/contract';
+import type { ErrorBody, PublicConfig } from '@ts/contract';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -16,10 +16,10 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.u
 export async function registerWeb(
   app: FastifyInstance,
   webDist: string | null,
-  options: { schoolName: string },
+  publicConfig: PublicConfig,
 ): Promise<void> {
   const hasBuild = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
-  const page = hasBuild ? buildAppPage(webDist, options.schoolName) : null;
+  const page = hasBuild ? buildAppPage(webDist, publicConfig) : null;
   if (hasBuild) {
     // preCompressed: the build wrote .br and .gz copies (web/vite-precompress.ts); the browser
     // gets the smallest it accepts, and the original when it accepts neither.
@@ -62,16 +62,21 @@ interface AppPage {
 const SCHOOL_NAME_SLOT = /<!--school-name-->[^<]*<!--\/school-name-->/g;
 
 /**
- * index.html with the school's name (SCHOOL_NAME) in its title and its first paint, and its
- * compressed copies, made once at start (issue 16): a phone shows the school and a loading line
- * before the script arrives.
+ * index.html with the school's name (SCHOOL_NAME) in its title and its first paint, and the
+ * public configuration as a JSON block the script reads at start (the school's name, time zone
+ * and price without a call first), with its compressed copies, made once at start (issue 16):
+ * a phone shows the school and a loading line before the script arrives.
  */
-function buildAppPage(webDist: string, schoolName: string): AppPage {
-  const name = escapeHtml(schoolName);
+function buildAppPage(webDist: string, publicConfig: PublicConfig): AppPage {
+  const name = escapeHtml(publicConfig.schoolName);
+  // A data block, never run (the CSP allows no inline script); "<" is escaped so no text in it
+  // can close the element.
+  const configBlock = `<script type="application/json" id="public-config">${JSON.stringify(publicConfig).replace(/</g, '\\u003c')}</script>`;
   const html = fs
     .readFileSync(path.join(webDist, 'index.html'), 'utf8')
     .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
-    .replace(SCHOOL_NAME_SLOT, name);
+    .replace(SCHOOL_NAME_SLOT, name)
+    .replace('</head>', `    ${configBlock}\n  </head>`);
   const raw = Buffer.from(html);
   return { raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }) };
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { healthApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+import { describePublicConfig } from './public-config.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, { db, config, payments }: AppDeps): void {
   // A failing database query makes this a 500, which is what a load balancer needs to see.
@@ -11,11 +12,6 @@ export function registerHealthRoutes(app: FastifyInstance, { db, config, payment
     return { status: 'ok' as const, database: 'ok' as const };
   });
 
-  serve(app, healthApi.publicConfig, PUBLIC, async () => ({
-    schoolName: config.schoolName,
-    supportEmail: config.supportEmail,
-    coursePriceCents: config.coursePriceCents,
-    payments: { provider: payments.name, publishableKey: payments.publishableKey },
-    videoBaseUrl: config.videoBaseUrl,
-  }));
+  const publicConfig = describePublicConfig({ config, payments });
+  serve(app, healthApi.publicConfig, PUBLIC, async () => publicConfig);
 }

@@ -16,13 +16,14 @@ describe('health', () => {
     expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
   });
 
-  it('tells the web app the school’s name, support address and price before anyone signs in', async () => {
+  it('tells the web app the school’s name, support address, price and time zone before anyone signs in', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/public/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       schoolName: 'Safe Roads Traffic School',
       supportEmail: 'support@example.com',
       coursePriceCents: 2995,
+      schoolTimeZone: 'America/Los_Angeles',
     });
   });
 

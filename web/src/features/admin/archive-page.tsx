@@ -6,7 +6,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
-import { formatShortUsDate } from '../certificates/format-date.ts';
+import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
@@ -41,7 +41,7 @@ export function ArchivePage() {
           <li key={certificate.id} className="rounded-lg bg-white p-4 shadow">
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="font-semibold">{t('archive.generated')}</dt>
-              <dd>{formatShortUsDate(certificate.generated_at)}</dd>
+              <dd>{formatShortDate(certificate.generated_at)}</dd>
               <dt className="font-semibold">{t('archive.licence')}</dt>
               <dd>{certificate.dl_number}</dd>
               <dt className="font-semibold">{t('archive.email')}</dt>

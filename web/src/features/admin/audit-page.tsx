@@ -1,3 +1,4 @@
+import { formatMoment } from '../../lib/dates.ts';
 import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +43,7 @@ function What({ entry }: { entry: AuditEntry }) {
 
 /** The audit log (decision 011: a super_admin's), newest first, a page at a time. */
 export function AuditPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = Number(searchParams.get('page') ?? '1');
   const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
@@ -52,7 +53,6 @@ export function AuditPage() {
     placeholderData: keepPreviousData,
     retry: false,
   });
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const goTo = (next: number) => setSearchParams(next === 1 ? {} : { page: String(next) });
   const lastPage = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.pageSize)) : 1;
 
@@ -79,7 +79,7 @@ export function AuditPage() {
               {
                 header: t('audit.when'),
                 className: 'whitespace-nowrap',
-                cell: (entry) => <time dateTime={entry.at}>{when.format(new Date(entry.at))}</time>,
+                cell: (entry) => <time dateTime={entry.at}>{formatMoment(entry.at)}</time>,
               },
               {
                 header: t('audit.who'),

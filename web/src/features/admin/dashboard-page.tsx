@@ -1,3 +1,4 @@
+import { schoolToday } from '../../lib/dates.ts';
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export function DashboardPage() {
           {report.data && (
             <Button
               variant="secondary"
-              onClick={() => downloadReportCsv(report.data, `completions-by-court-${today()}.csv`)}
+              onClick={() => downloadReportCsv(report.data, `completions-by-court-${schoolToday()}.csv`)}
             >
               {t('dashboard.download')}
             </Button>
@@ -64,13 +65,6 @@ export function DashboardPage() {
       </section>
     </div>
   );
-}
-
-/** The local calendar day, for the file's name. */
-function today(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${String(now.getFullYear())}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function StatList({ stats }: { stats: Stat[] }) {

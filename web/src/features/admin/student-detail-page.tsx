@@ -18,7 +18,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useStoredUser } from '../../lib/session.ts';
-import { formatShortUsDate } from '../certificates/format-date.ts';
+import { formatShortDate } from '../../lib/dates.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
@@ -65,7 +65,7 @@ function AttemptsSection({ attempts }: { attempts: AdminStudent['attempts'] }) {
             {
               header: t('adminStudent.attempt.submitted'),
               className: 'whitespace-nowrap',
-              cell: (attempt) => (attempt.submitted_at ? formatShortUsDate(attempt.submitted_at) : ''),
+              cell: (attempt) => (attempt.submitted_at ? formatShortDate(attempt.submitted_at) : ''),
             },
             {
               header: t('adminStudent.attempt.score'),
@@ -247,7 +247,7 @@ export function StudentDetailPage() {
           {student.certificates.map((certificate) => (
             <li key={certificate.id} className="py-3">
               <p className="font-semibold">
-                {certificate.number} · {formatShortUsDate(certificate.generated_at)}
+                {certificate.number} · {formatShortDate(certificate.generated_at)}
               </p>
               <ul className="mt-1 space-y-1 text-sm">
                 {certificate.deliveries.map((delivery) => (
@@ -301,7 +301,7 @@ export function StudentDetailPage() {
         <ul className="mt-2 space-y-1 text-sm">
           {student.payments.map((payment) => (
             <li key={payment.created_at}>
-              {formatShortUsDate(payment.created_at)}: {t(`adminStudent.method.${payment.method}`)}
+              {formatShortDate(payment.created_at)}: {t(`adminStudent.method.${payment.method}`)}
               {payment.amount_cents !== null ? ` $${(payment.amount_cents / 100).toFixed(2)}` : ''}
               {payment.recorded_by ? ` (${payment.recorded_by})` : ''}
             </li>

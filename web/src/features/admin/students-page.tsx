@@ -11,7 +11,7 @@ import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
-import { formatShortUsDate } from '../certificates/format-date.ts';
+import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 9: the student search waits until typing has paused for 300 ms. */
@@ -164,7 +164,7 @@ export function StudentsPage() {
                   header: t('adminStudents.columns.completed_at'),
                   className: 'whitespace-nowrap',
                   cell: (student) =>
-                    student.completed_at ? formatShortUsDate(student.completed_at) : t('adminStudent.inProgress'),
+                    student.completed_at ? formatShortDate(student.completed_at) : t('adminStudent.inProgress'),
                 },
                 {
                   header: t('adminStudents.columns.created_at_formatted'),

@@ -1,3 +1,4 @@
+import { formatMoment } from '../../lib/dates.ts';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -88,15 +89,12 @@ function courtIdFrom(data: FormData, role: Role): number | null {
 
 /** The one-time link, shown once: it was also emailed, and only its hash is kept by the server. */
 function LinkBox({ shown, onDismiss }: { shown: ShownLink; onDismiss: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
   useEffect(() => headingRef.current?.focus(), [shown]);
-  const expires = new Date(shown.link.expires_at).toLocaleString(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+  const expires = formatMoment(shown.link.expires_at);
   const details = { email: shown.email, hours: SET_PASSWORD_LINK_HOURS, expires };
 
   async function copy() {

@@ -9,7 +9,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useCompletedChapters } from '../course/course-queries.ts';
-import { formatShortUsDate } from './format-date.ts';
+import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 function DeliveryLine({ delivery }: { delivery: Certificate['deliveries'][number] }) {
@@ -17,7 +17,7 @@ function DeliveryLine({ delivery }: { delivery: Certificate['deliveries'][number
   const who = t(`certificates.recipient.${delivery.recipient}`);
   const status =
     delivery.status === 'sent' && delivery.sent_at
-      ? t('certificates.delivery.sent', { date: formatShortUsDate(delivery.sent_at) })
+      ? t('certificates.delivery.sent', { date: formatShortDate(delivery.sent_at) })
       : t(`certificates.delivery.${delivery.status}`);
   return (
     <li>
@@ -71,7 +71,7 @@ export function CertificatesPage() {
           {certificates.data?.map((certificate) => (
             <li key={certificate.id} className="flex flex-col gap-2 py-4 sm:flex-row sm:items-start sm:justify-between">
               <div>
-                <p className="font-semibold text-slate-900">{formatShortUsDate(certificate.generated_at)}</p>
+                <p className="font-semibold text-slate-900">{formatShortDate(certificate.generated_at)}</p>
                 <p className="text-sm text-slate-700">{t('certificates.number', { number: certificate.number })}</p>
                 {certificate.deliveries.length > 0 && (
                   <ul className="mt-1 text-sm text-slate-700">

@@ -53,6 +53,7 @@ function answerIdentity(enabled: boolean, identity: (method: string, url: string
           coursePriceCents: 2995,
           payments: { provider: 'test', publishableKey: null },
           videoBaseUrl: '/videos',
+          schoolTimeZone: 'America/Los_Angeles',
         },
       };
     }

@@ -37,6 +37,7 @@ function answerScorePage(routing: StudentRules['certificateRouting'] | 'unreadab
             coursePriceCents: 2995,
             payments: { provider: 'test', publishableKey: null },
             videoBaseUrl: '/videos',
+            schoolTimeZone: 'America/Los_Angeles',
           },
         }
       : routing === 'unreadable'
