@@ -6,6 +6,8 @@ export const CourtSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   county_id: z.number().int(),
+  /** The court's state (its county's), to list a state's courts (issue 16). */
+  state: z.string(),
 });
 export type Court = z.infer<typeof CourtSchema>;
 

@@ -79,33 +79,40 @@ export const RulesProfileSchema = z.object({
 });
 export type RulesProfile = z.infer<typeof RulesProfileSchema>;
 
-/** The student's course rules as the pages need them (GET /api/students/:id/rules). */
-export const StudentRulesSchema = z.object({
+const QuizSummarySchema = z.object({
+  questions: z.number().int(),
+  passMark: z.number().int(),
+  attempts: z.number().int().nullable(),
+  waitMinutes: z.number().int(),
+});
+
+/**
+ * A profile's rules as a driver needs to know them before paying and at every step (issue 16):
+ * minimum time, identity checks, quiz and final sizes and pass marks, attempts and waits, the
+ * time allowed, and where the certificate goes.
+ */
+export const RulesSummarySchema = z.object({
   profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }),
   seatTime: RulesProfileSchema.shape.seatTime,
   identityChecks: z.object({ enabled: z.boolean(), answerSeconds: z.number().int() }),
-  quizzes: z.object({
-    chapter: z.object({
-      questions: z.number().int(),
-      passMark: z.number().int(),
-      attempts: z.number().int().nullable(),
-      waitMinutes: z.number().int(),
-    }),
-    final: z.object({
-      questions: z.number().int(),
-      passMark: z.number().int(),
-      attempts: z.number().int().nullable(),
-      waitMinutes: z.number().int(),
-    }),
-  }),
+  quizzes: z.object({ chapter: QuizSummarySchema, final: QuizSummarySchema }),
+  /** Days from registration to finish; null is no limit. */
+  windowDays: z.number().int().nullable(),
+  /** Who the certificate goes to (the score page says so). */
+  certificateRouting: RulesProfileSchema.shape.certificate.shape.routing,
+  /** Whether the court has an address the certificate is emailed to (without one, it reaches the student only). */
+  courtHasEmail: z.boolean(),
+});
+export type RulesSummary = z.infer<typeof RulesSummarySchema>;
+
+/** The student's course rules as the pages need them (GET /api/students/:id/rules). */
+export const StudentRulesSchema = RulesSummarySchema.extend({
   /** The last day to finish (the earlier of the window's end and the court's due date), or null. */
   deadline: z.string().nullable(),
   /** true once the deadline is within the profile's warning days. */
   deadlineWarning: z.boolean(),
   /** The completion window's last day once it has ended (course calls then answer 403 COMPLETION_WINDOW_CLOSED), else null. */
   closedOn: z.string().nullable(),
-  /** Who the certificate goes to (the score page says so). */
-  certificateRouting: RulesProfileSchema.shape.certificate.shape.routing,
 });
 export type StudentRules = z.infer<typeof StudentRulesSchema>;
 
@@ -117,7 +124,17 @@ const getStudentRules = defineEndpoint({
   response: StudentRulesSchema,
 });
 
+/** A court's rules for a driver choosing it: the current version of the court's profile. */
+const getCourtRules = defineEndpoint({
+  method: 'GET',
+  path: '/api/public/courts/:id/rules',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
+  response: RulesSummarySchema,
+});
+
 /** The calls of the server's rules feature. */
 export const rulesApi = {
   studentRules: getStudentRules,
+  courtRules: getCourtRules,
 } as const;

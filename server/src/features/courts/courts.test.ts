@@ -9,6 +9,7 @@ interface CourtItem {
   id: number;
   name: string;
   county_id: number;
+  state: string;
 }
 
 /** The court names of the reviewed content file that the database is loaded from. */
@@ -41,21 +42,26 @@ describe('GET /api/public/courts', () => {
   it('shows a court the school adds, in its place by name', async () => {
     const court = await createCourt(t.db, { name: 'AAA First Traffic Court' });
     const response = await listCourts();
-    expect(response.json<CourtItem[]>()[0]).toEqual({ id: court.id, name: court.name, county_id: court.countyId });
+    expect(response.json<CourtItem[]>()[0]).toEqual({
+      id: court.id,
+      name: court.name,
+      county_id: court.countyId,
+      state: 'ZZ',
+    });
   });
 
-  it('gives each court its id, name and county only: never the clerk’s email or the price', async () => {
+  it('gives each court its id, name, county and state only: never the clerk’s email or the price', async () => {
     await createCourt(t.db, { email: 'clerk.secret@court.example', priceCents: 1234 });
     const response = await listCourts();
     for (const court of response.json<Record<string, unknown>[]>()) {
-      expect(Object.keys(court).sort()).toEqual(['county_id', 'id', 'name']);
+      expect(Object.keys(court).sort()).toEqual(['county_id', 'id', 'name', 'state']);
     }
     expect(response.body).not.toContain('clerk.secret@court.example');
     expect(response.body).not.toContain('1234');
   });
 
   it('lists only the courts of one county when asked', async () => {
-    const countyId = await createCounty(t.db);
+    const countyId = await createCounty(t.db, { state: 'NV' });
     const second = await createCourt(t.db, { countyId, name: 'Zeta County Court' });
     const first = await createCourt(t.db, { countyId, name: 'Alpha County Court' });
     await createCourt(t.db);
@@ -64,8 +70,8 @@ describe('GET /api/public/courts', () => {
 
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([
-      { id: first.id, name: 'Alpha County Court', county_id: countyId },
-      { id: second.id, name: 'Zeta County Court', county_id: countyId },
+      { id: first.id, name: 'Alpha County Court', county_id: countyId, state: 'NV' },
+      { id: second.id, name: 'Zeta County Court', county_id: countyId, state: 'NV' },
     ]);
   });
 

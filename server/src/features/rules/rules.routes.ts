@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { rulesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { serve, SIGNED_IN } from '../../plugins/endpoint.ts';
+import { PUBLIC, serve, SIGNED_IN } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
-import { getStudentRules } from './student-rules.service.ts';
+import { getCourtRules, getStudentRules } from './student-rules.service.ts';
 
 export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // The student's own rules, or staff whose court scope covers the student (404 otherwise).
@@ -12,4 +12,9 @@ export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }:
     await getVisibleStudent(db, auth, params.id);
     return getStudentRules(db, { clock, config }, { studentId: params.id, language: requestLanguage(request) });
   });
+
+  // Anyone may read a court's rules: a driver chooses a court on the registration form.
+  serve(app, rulesApi.courtRules, PUBLIC, async ({ params, request }) =>
+    getCourtRules(db, { courtId: params.id, language: requestLanguage(request) }),
+  );
 }

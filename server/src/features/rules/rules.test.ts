@@ -84,10 +84,12 @@ describe('course rules per profile (decision 012)', () => {
           chapter: { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 },
           final: { questions: 20, passMark: 14, attempts: null, waitMinutes: 0 },
         },
+        windowDays: null,
         deadline: null,
         deadlineWarning: false,
         closedOn: null,
         certificateRouting: 'student_and_court',
+        courtHasEmail: true,
       });
     });
 
@@ -360,6 +362,49 @@ describe('course rules per profile (decision 012)', () => {
         .from(students)
         .where(eq(students.id, blank.json<{ studentId: number }>().studentId));
       expect(row?.courtDueDate).toBeNull();
+    });
+  });
+
+  describe('a court’s rules, for a driver choosing the court (issue 16)', () => {
+    const courtRules = (courtId: number, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: `/api/public/courts/${String(courtId)}/rules`, headers });
+
+    it('tells anyone, before signing up, the strict profile’s time, checks, final, attempts, window and routing', async () => {
+      const court = await createCourt(t.db, { rulesProfileId: 'four-hour-identity' });
+      const response = await courtRules(court.id);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({
+        profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
+        seatTime: {
+          minutesPerModule: 12,
+          minutesPerChapter: 50,
+          minutesBeforeFinal: 240,
+          idleCutoffMinutes: 15,
+          dailyCapMinutes: null,
+        },
+        identityChecks: { enabled: true, answerSeconds: 90 },
+        quizzes: {
+          chapter: { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 },
+          final: { questions: 20, passMark: 15, attempts: 2, waitMinutes: 1440 },
+        },
+        windowDays: 60,
+        certificateRouting: 'student_and_court',
+        courtHasEmail: true,
+      });
+    });
+
+    it('says in Spanish the profile’s name, and that a court without an address gets no email', async () => {
+      const court = await createCourt(t.db, { rulesProfileId: 'default', email: null });
+      const rules = (await courtRules(court.id, { 'accept-language': 'es' })).json<StudentRules>();
+      expect(rules.profile.name).not.toBe('Standard course');
+      expect(rules.courtHasEmail).toBe(false);
+      expect(rules.quizzes.final).toEqual({ questions: 20, passMark: 14, attempts: null, waitMinutes: 0 });
+    });
+
+    it('answers 404 for no such court and 400 for an id that is not one', async () => {
+      expect((await courtRules(99_999_999)).statusCode).toBe(404);
+      const huge = await t.app.inject({ method: 'GET', url: '/api/public/courts/99999999999/rules' });
+      expect(huge.statusCode).toBe(400);
     });
   });
 

@@ -113,7 +113,7 @@ describe('Users page', () => {
   function stubUsersApi(emailed: boolean) {
     return stubApi((url, init) => {
       if (url.startsWith('/api/public/courts'))
-        return { status: 200, body: [{ id: 3, name: 'Court C', county_id: 1 }] };
+        return { status: 200, body: [{ id: 3, name: 'Court C', county_id: 1, state: 'CA' }] };
       if (init?.method === 'POST') return { status: 201, body: { user: accounts[1], link: { ...link, emailed } } };
       return { status: 200, body: accounts };
     });

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminStudent } from '@ts/contract';
 import { DataTable } from '../../components/data-table.tsx';
-import { formatDuration } from '../course/seat-time.tsx';
+import { formatDuration } from '../../lib/durations.ts';
 import { formatMoment } from '../../lib/dates.ts';
 
 /**

@@ -21,8 +21,8 @@ import { StudentSignUpPage } from './student-sign-up-page.tsx';
 import { STUDENT_SEARCH_DELAY_MS, StudentsPage } from './students-page.tsx';
 
 const COURTS = [
-  { id: 7, name: 'Alameda Traffic Court', county_id: 1 },
-  { id: 9, name: 'Berkeley Traffic Court', county_id: 1 },
+  { id: 7, name: 'Alameda Traffic Court', county_id: 1, state: 'CA' },
+  { id: 9, name: 'Berkeley Traffic Court', county_id: 1, state: 'CA' },
 ];
 
 /** Answers every API call but the court list with `answer(url, init)`; `calls()` leaves the court list out. */

@@ -4,29 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IdentityCheckState, OpenIdentityCheck, StudentRules } from '@ts/contract';
 import { buttonNamed, click, render, settled, setValue, stubApi, type Answer } from '../../testing/page.tsx';
 import { IdentityCheckDialog } from './identity-check.tsx';
+import { strictRulesWith, studentRulesWith } from '../../testing/rules.ts';
 
 const STUDENT_ID = 5;
 const CHECK_URL = `/api/students/${String(STUDENT_ID)}/identity-check`;
 
-function rules(enabled: boolean): StudentRules {
-  const quiz = { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 };
-  return {
-    profile: { id: enabled ? 'four-hour-identity' : 'default', version: 1, name: 'Course' },
-    seatTime: {
-      minutesPerModule: 0,
-      minutesPerChapter: 0,
-      minutesBeforeFinal: 0,
-      idleCutoffMinutes: 15,
-      dailyCapMinutes: null,
-    },
-    identityChecks: { enabled, answerSeconds: 90 },
-    quizzes: { chapter: quiz, final: { ...quiz, questions: 20, passMark: 14 } },
-    deadline: null,
-    deadlineWarning: false,
-    closedOn: null,
-    certificateRouting: 'student_and_court',
-  };
-}
+const rules = (enabled: boolean): StudentRules =>
+  enabled ? strictRulesWith({ seatTime: studentRulesWith().seatTime }) : studentRulesWith();
 
 const check = (overrides: Partial<OpenIdentityCheck> = {}): OpenIdentityCheck => ({
   id: 11,

@@ -10,7 +10,8 @@ import { useModule, useModules, useRefreshProgress, useStudentId, useTopics, use
 import { InteractiveVideo } from './interactive-video.tsx';
 import { sanitizeHtml } from './safe-html.ts';
 import { rulesRefusalText } from '../rules/rules-messages.tsx';
-import { formatDuration, ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
+import { formatDuration } from '../../lib/durations.ts';
+import { ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
 import { identityHoldText, useIdentityHold } from './identity-check.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 

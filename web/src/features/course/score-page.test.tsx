@@ -3,28 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { QuizResult, StudentRules } from '@ts/contract';
 import { render, settled, stubApi } from '../../testing/page.tsx';
 import { ScorePage } from './score-page.tsx';
+import { studentRulesWith } from '../../testing/rules.ts';
 
 const STUDENT_ID = 8;
 
-function rulesWith(certificateRouting: StudentRules['certificateRouting']): StudentRules {
-  const quiz = { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 };
-  return {
-    profile: { id: 'some-state', version: 1, name: 'Course' },
-    seatTime: {
-      minutesPerModule: 0,
-      minutesPerChapter: 0,
-      minutesBeforeFinal: 0,
-      idleCutoffMinutes: 15,
-      dailyCapMinutes: null,
-    },
-    identityChecks: { enabled: false, answerSeconds: 90 },
-    quizzes: { chapter: quiz, final: { ...quiz, questions: 20, passMark: 14 } },
-    deadline: null,
-    deadlineWarning: false,
-    closedOn: null,
-    certificateRouting,
-  };
-}
+const rulesWith = (certificateRouting: StudentRules['certificateRouting']): StudentRules =>
+  studentRulesWith({ profile: { id: 'some-state', version: 1, name: 'Course' }, certificateRouting });
 
 /** The API as the score page reads it: the public config and the student's rules (routing only matters). */
 function answerScorePage(routing: StudentRules['certificateRouting'] | 'unreadable') {

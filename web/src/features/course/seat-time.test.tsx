@@ -4,9 +4,9 @@ import type { ReactNode } from 'react';
 import type { SeatTimeStatus } from '@ts/contract';
 import i18n from '../../lib/i18n.ts';
 import { render, settled, stubApi, unmountAll } from '../../testing/page.tsx';
+import { formatDuration } from '../../lib/durations.ts';
 import {
   ChapterSeatTimeNotice,
-  formatDuration,
   ModuleSeatTimeNotice,
   QuizSeatTimeRefusal,
   useSeatTimeHeartbeat,

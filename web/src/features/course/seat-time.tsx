@@ -7,6 +7,7 @@ import { FINAL_EXAM_CHAPTER, type SeatTimeStatus, seatTimeApi } from '@ts/contra
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useIdentityCheckDue } from './identity-check.tsx';
+import { formatDuration, formatLimit } from '../../lib/durations.ts';
 
 /**
  * Seat time on the course pages (issue 8, decision 012). The server counts the time from
@@ -35,27 +36,6 @@ export function useSeatTime(studentId: number, query: SeatTimeQuery, enabled = t
     enabled: enabled && studentId > 0,
     retry: false,
   });
-}
-
-/** "7 min 30 s", "1 h 5 min", "0 s" in the page's language. */
-export function formatDuration(totalSeconds: number, t: TFunction): string {
-  const seconds = Math.max(0, Math.ceil(totalSeconds));
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = seconds % 60;
-  const parts: string[] = [];
-  if (hours > 0) parts.push(t('seatTime.units.hours', { value: hours }));
-  if (minutes > 0) parts.push(t('seatTime.units.minutes', { value: minutes }));
-  if (rest > 0 || parts.length === 0) parts.push(t('seatTime.units.seconds', { value: rest }));
-  return parts.join(' ');
-}
-
-/** "4 hours" for a whole number of hours (in the page's language), otherwise as formatDuration. */
-function formatLimit(totalSeconds: number, t: TFunction, language: string): string {
-  if (totalSeconds % 3600 !== 0) return formatDuration(totalSeconds, t);
-  return new Intl.NumberFormat(language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(
-    totalSeconds / 3600,
-  );
 }
 
 export function dailyCapReached(status: SeatTimeStatus | undefined): boolean {

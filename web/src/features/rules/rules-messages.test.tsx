@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/api.ts';
 import { render, settled, stubApi } from '../../testing/page.tsx';
 import { EMPTY_REGISTRATION, isAcceptableCourtDueDate, toRegistration } from '../registration/registration-form.tsx';
 import { DeadlineNotice, QuizInstructions, rulesRefusalText } from './rules-messages.tsx';
+import { strictRulesWith } from '../../testing/rules.ts';
 
 const quiz = (overrides: Partial<Quiz>): Quiz => ({
   attemptId: 1,
@@ -67,26 +68,8 @@ describe("the rules' refusals", () => {
 });
 
 describe('the deadline notice on the home page', () => {
-  const rules = (overrides: Partial<StudentRules>): StudentRules => ({
-    profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
-    seatTime: {
-      minutesPerModule: 12,
-      minutesPerChapter: 50,
-      minutesBeforeFinal: 240,
-      idleCutoffMinutes: 15,
-      dailyCapMinutes: null,
-    },
-    identityChecks: { enabled: true, answerSeconds: 90 },
-    quizzes: {
-      chapter: { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 },
-      final: { questions: 20, passMark: 15, attempts: 2, waitMinutes: 1440 },
-    },
-    deadline: '2027-01-30',
-    deadlineWarning: false,
-    closedOn: null,
-    certificateRouting: 'student_and_court',
-    ...overrides,
-  });
+  const rules = (overrides: Partial<StudentRules>): StudentRules =>
+    strictRulesWith({ deadline: '2027-01-30', ...overrides });
 
   const answerRules = (body: StudentRules) => stubApi(() => ({ body })).fetch;
 
