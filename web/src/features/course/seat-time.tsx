@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import { FINAL_EXAM_CHAPTER, type SeatTimeStatus, seatTimeApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
