@@ -17,7 +17,7 @@ export function StudentLoginPage() {
     });
     storeUser(user);
     // Spec 4: unpaid -> /pay with the studentId; paid -> /; completed -> /certificate.
-    if (user.payment_at === null) await navigate('/pay', { state: { studentId: user.id } });
+    if (user.payment_at === null) await navigate('/pay', { state: { studentId: user.id, courtId: user.court_id } });
     else if (user.completed_at !== null) await navigate('/certificate');
     else await navigate('/');
   }

@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '../../components/button.tsx';
 import { useStoredUser } from '../../lib/session.ts';
-import { DeadlineNotice } from '../rules/rules-messages.tsx';
+import { DeadlineNotice, useStudentRules } from '../rules/rules-messages.tsx';
+import { certificateLine, RulesSummaryList } from '../rules/rules-summary.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
@@ -12,6 +13,14 @@ export function HomePage() {
   // Spec 2: Begin Course goes to /certificate once the final exam is complete, otherwise to chapter 1.
   const beginPath = user?.completed_at ? '/certificate' : '/content/1';
   const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
+  // Issue 16: the student's own court's rules, not the default course's promise.
+  const rules = useStudentRules(user?.type === 'student' ? user.id : null).data;
+  const courtNotNotified =
+    rules !== undefined && certificateLine(rules) !== 'rulesSummary.certificate.toStudentAndCourt';
+  const pointTitle = (point: (typeof points)[number]) =>
+    point === 'courtNotified' && courtNotNotified ? t('home.certificateTitle') : t(`home.points.${point}.title`);
+  const pointBody = (point: (typeof points)[number]) =>
+    point === 'courtNotified' && rules ? t(certificateLine(rules)) : t(`home.points.${point}.body`);
   return (
     <div className="space-y-6">
       <PageHeading className="text-3xl font-bold text-slate-900">
@@ -27,13 +36,14 @@ export function HomePage() {
         <ul className="mt-4 grid gap-3 sm:grid-cols-2">
           {points.map((point) => (
             <li key={point} className="rounded-md border border-slate-200 p-4">
-              <p className="font-semibold text-slate-900">{t(`home.points.${point}.title`)}</p>
-              <p className="mt-1 text-slate-700">{t(`home.points.${point}.body`)}</p>
+              <p className="font-semibold text-slate-900">{pointTitle(point)}</p>
+              <p className="mt-1 text-slate-700">{pointBody(point)}</p>
             </li>
           ))}
         </ul>
         <p className="mt-4 text-slate-700">{t('home.steps')}</p>
       </section>
+      {rules && <RulesSummaryList rules={rules} heading={t('rulesSummary.heading')} id="court-rules" />}
       <Link to={beginPath} className={`${buttonClass()} w-full sm:w-auto`}>
         {t('home.begin')}
       </Link>

@@ -12,9 +12,11 @@ import { returnStatusMessageKey } from './payment-messages.ts';
 import { getStripe, StripeCheckout } from './stripe-checkout.tsx';
 import { TestCheckout } from './test-checkout.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
 
-function readStudentId(state: unknown): number | null {
-  const id = (state as { studentId?: unknown } | null)?.studentId;
+/** A positive whole id from navigation state (`studentId`, and the court's as `courtId`), else null. */
+function readStateId(state: unknown, key: 'studentId' | 'courtId'): number | null {
+  const id = (state as Record<string, unknown> | null)?.[key];
   return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
 }
 
@@ -27,7 +29,8 @@ export function PayPage() {
   const location = useLocation();
   const [search] = useSearchParams();
   const config = usePublicConfig();
-  const studentId = readStudentId(location.state);
+  const studentId = readStateId(location.state, 'studentId');
+  const courtId = readStateId(location.state, 'courtId');
   const returned = search.get('payment_intent_client_secret');
   const returnedIntentId = search.get('payment_intent');
 
@@ -42,7 +45,7 @@ export function PayPage() {
   } else if (returned && returnedIntentId) {
     content = <PaymentReturn provider={config.data.payments} clientSecret={returned} intentId={returnedIntentId} />;
   } else if (studentId !== null) {
-    content = <Checkout provider={config.data.payments} studentId={studentId} />;
+    content = <Checkout provider={config.data.payments} studentId={studentId} courtId={courtId} />;
   } else {
     content = (
       <>
@@ -66,8 +69,18 @@ export function PayPage() {
   );
 }
 
-function Checkout({ provider, studentId }: { provider: PaymentProviderInfo; studentId: number }) {
+function Checkout({
+  provider,
+  studentId,
+  courtId,
+}: {
+  provider: PaymentProviderInfo;
+  studentId: number;
+  courtId: number | null;
+}) {
   const { t } = useTranslation();
+  // Issue 16: what the court requires, said once more before the card is asked for.
+  const rules = useCourtRules(courtId);
   const amount = useQuery({
     queryKey: ['payment-amount', studentId],
     queryFn: () => callApi(paymentsApi.amount, { params: { studentId } }),
@@ -86,6 +99,7 @@ function Checkout({ provider, studentId }: { provider: PaymentProviderInfo; stud
   return (
     <>
       <p className="text-slate-700">{t('pay.intro')}</p>
+      {rules.data && <RulesSummaryList rules={rules.data} heading={t('rulesSummary.heading')} id="court-rules" />}
       {amount.isError && <Alert>{t('pay.amountError')}</Alert>}
       {intent.isError && <Alert>{t('pay.intentError')}</Alert>}
       {price && (

@@ -47,7 +47,7 @@ export function RegisterPage() {
     setSubmitting(true);
     try {
       const { studentId } = await callApi(registrationApi.register, { body: toRegistration(values) });
-      await navigate('/pay', { state: { studentId } });
+      await navigate('/pay', { state: { studentId, courtId: Number(getValues('court')) } });
     } catch (caught) {
       setSubmitting(false);
       const duplicate = detailsOf(caught, 'DUPLICATE_ACCOUNT');
@@ -79,7 +79,7 @@ export function RegisterPage() {
       });
       const { studentId } = await callApi(registrationApi.register, { body: toRegistration(getValues()) });
       setDuplicate(null);
-      await navigate('/pay', { state: { studentId } });
+      await navigate('/pay', { state: { studentId, courtId: Number(getValues('court')) } });
     } catch {
       setSubmitting(false);
       setReplaceError(t('register.replaceFailed'));
@@ -100,6 +100,7 @@ export function RegisterPage() {
           control={control}
           courts={courts.data}
           courtPrompt={t('register.selectCourt')}
+          forDriver
         />
         <RegistrationFormEnd
           courtsFailed={courts.isError}

@@ -1,4 +1,5 @@
-import { Controller, type Control, type UseFormRegister } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { Controller, useController, useWatch, type Control, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import {
@@ -13,6 +14,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { applyDobMask } from './dob-mask.ts';
+import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
 
 /**
  * The registration form of spec 5, shared by /register and the admin's manual enrolment
@@ -68,17 +70,23 @@ export function findRegistrationProblem(values: RegistrationFormValues, t: TFunc
   return null;
 }
 
-/** The form's fields, in the order of REGISTRATION_FIELDS; `courtPrompt` adds a first, empty court choice. */
+/**
+ * The form's fields, in the order of REGISTRATION_FIELDS; `courtPrompt` adds a first, empty court
+ * choice. `forDriver` (the public form) lists the chosen state's courts and says the chosen
+ * court's rules; staff enrolling a student see every court.
+ */
 export function RegistrationFields({
   register,
   control,
   courts,
   courtPrompt,
+  forDriver = false,
 }: {
   register: UseFormRegister<RegistrationFormValues>;
   control: Control<RegistrationFormValues>;
   courts: Court[] | undefined;
   courtPrompt?: string;
+  forDriver?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -117,14 +125,7 @@ export function RegistrationFields({
         ))}
       </SelectField>
       <TextField label={t('fields.zip')} inputMode="numeric" autoComplete="postal-code" {...register('zip')} />
-      <SelectField label={t('fields.court')} {...register('court')}>
-        {courtPrompt !== undefined && <option value="">{courtPrompt}</option>}
-        {courts?.map((court) => (
-          <option key={court.id} value={court.id}>
-            {court.name}
-          </option>
-        ))}
-      </SelectField>
+      <CourtChoice control={control} courts={courts} courtPrompt={courtPrompt} forDriver={forDriver} />
       {/* Issue 8: optional; the label avoids "Court" and "Date of birth", which other fields' labels hold. */}
       <Controller
         control={control}
@@ -145,6 +146,69 @@ export function RegistrationFields({
           />
         )}
       />
+    </>
+  );
+}
+
+/**
+ * The court select. For a driver (issue 16) it lists the courts of the state chosen above it
+ * (every court when none is chosen, the state has none listed, or the driver says their court is
+ * elsewhere), and once a court is chosen, what that court requires, before anything is paid.
+ */
+function CourtChoice({
+  control,
+  courts,
+  courtPrompt,
+  forDriver,
+}: {
+  control: Control<RegistrationFormValues>;
+  courts: Court[] | undefined;
+  courtPrompt: string | undefined;
+  forDriver: boolean;
+}) {
+  const { t } = useTranslation();
+  const state = useWatch({ control, name: 'state' });
+  const {
+    field: { value: court, onChange, onBlur, name, ref },
+  } = useController({ control, name: 'court' });
+  const [anyState, setAnyState] = useState(false);
+  const inState = courts?.filter((court) => court.state === state) ?? [];
+  const filtering = forDriver && !anyState && state !== '' && inState.length > 0;
+  const shown = filtering ? inState : courts;
+  // A court of another state, chosen before the state changed, is no longer offered: nor kept.
+  const stale = court !== '' && shown !== undefined && !shown.some((listed) => String(listed.id) === court);
+  useEffect(() => {
+    if (stale) onChange('');
+  }, [stale, onChange]);
+  const rules = useCourtRules(forDriver && court !== '' ? Number(court) : null);
+  return (
+    <>
+      <div>
+        <SelectField label={t('fields.court')} name={name} value={court} onChange={onChange} onBlur={onBlur} ref={ref}>
+          {courtPrompt !== undefined && <option value="">{courtPrompt}</option>}
+          {shown?.map((listed) => (
+            <option key={listed.id} value={listed.id}>
+              {listed.name}
+            </option>
+          ))}
+        </SelectField>
+        {forDriver && state !== '' && inState.length > 0 && (
+          <label className="mt-2 flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              checked={anyState}
+              onChange={(event) => setAnyState(event.target.checked)}
+              className="h-4 w-4"
+            />
+            {t('register.courtElsewhere')}
+          </label>
+        )}
+      </div>
+      {rules.data && (
+        <div className="sm:col-span-2">
+          <RulesSummaryList rules={rules.data} heading={t('rulesSummary.courtHeading')} id="chosen-court-rules" />
+        </div>
+      )}
     </>
   );
 }

@@ -64,8 +64,10 @@ export function QuizInstructions({ quiz }: { quiz: Quiz }) {
 
 /** The signed-in student's rules (GET /api/students/:id/rules); idle without a student id. */
 export function useStudentRules(studentId: number | null) {
+  // The profile's name comes in the page's language.
+  const { i18n } = useTranslation();
   return useQuery({
-    queryKey: ['student-rules', studentId],
+    queryKey: ['student-rules', studentId, i18n.language],
     queryFn: () => callApi(rulesApi.studentRules, { params: { id: studentId ?? 0 } }),
     enabled: studentId !== null,
     retry: false,
