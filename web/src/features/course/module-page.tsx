@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { progressApi } from '@ts/contract';
@@ -11,6 +11,7 @@ import { InteractiveVideo } from './interactive-video.tsx';
 import { sanitizeHtml } from './safe-html.ts';
 import { rulesRefusalText } from '../rules/rules-messages.tsx';
 import { formatDuration } from '../../lib/durations.ts';
+import { ReadAloud } from './read-aloud.tsx';
 import { ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
 import { identityHoldText, useIdentityHold } from './identity-check.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
@@ -34,6 +35,8 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
   // Seat time (decision 012): nothing runs or shows under a profile without minimums.
   const seatTime = useSeatTimeHeartbeat(studentId, moduleId);
   const [markedHere, setMarkedHere] = useState(false);
+  // The topics' text, which Read aloud reads.
+  const readingRef = useRef<HTMLDivElement>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   // Identity checks (decision 012): a refusal for one opens the question (or the lock message).
   const identityHold = useIdentityHold();
@@ -79,21 +82,27 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
         </PageHeading>
       </div>
       <ModuleSeatTimeNotice heartbeat={seatTime} />
-      {topics.isLoading && (
-        <div className="h-64 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
-      )}
-      {topics.data?.map((topic) => (
-        <section
-          key={topic.id}
-          aria-labelledby={`topic-${String(topic.id)}`}
-          className="rounded-lg bg-white p-4 shadow sm:p-6"
-        >
-          <h2 id={`topic-${String(topic.id)}`} className="text-xl font-semibold text-slate-900">
-            {topic.title}
-          </h2>
-          <div className="topic-content mt-3" dangerouslySetInnerHTML={{ __html: sanitizeHtml(topic.html_content) }} />
-        </section>
-      ))}
+      {topics.data && <ReadAloud target={readingRef} contentKey={topics.data} />}
+      <div ref={readingRef} className="space-y-6">
+        {topics.isLoading && (
+          <div className="h-64 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
+        )}
+        {topics.data?.map((topic) => (
+          <section
+            key={topic.id}
+            aria-labelledby={`topic-${String(topic.id)}`}
+            className="rounded-lg bg-white p-4 shadow sm:p-6"
+          >
+            <h2 id={`topic-${String(topic.id)}`} className="text-xl font-semibold text-slate-900">
+              {topic.title}
+            </h2>
+            <div
+              className="topic-content mt-3"
+              dangerouslySetInnerHTML={{ __html: sanitizeHtml(topic.html_content) }}
+            />
+          </section>
+        ))}
+      </div>
       {video.data && <InteractiveVideo video={video.data} />}
       {saveError && <Alert>{saveError}</Alert>}
       {seatTime.moduleTimeRequired && !complete && (
