@@ -26,7 +26,8 @@ test('after the final, the certificate is listed, emailed, downloadable, verifia
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Certificates' }).click();
   await expect(page.getByRole('heading', { name: 'Past Certificates' })).toBeVisible();
-  const today = new Date().toLocaleDateString('en-US', { timeZone: 'UTC' });
+  // The school's calendar day (SCHOOL_TIME_ZONE, America/Los_Angeles by default), whatever the machine's.
+  const today = new Date().toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles' });
   await expect(page.getByText(today, { exact: true })).toBeVisible();
   // The delivery worker sends within seconds (to the local outbox in this run).
   await expect(async () => {

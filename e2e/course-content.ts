@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 interface QuestionFile {
   correct: number;
@@ -33,16 +33,42 @@ export const REVIEW_MARK = ' (reviewed)';
 export const withoutReviewMark = (text: string) =>
   text.endsWith(REVIEW_MARK) ? text.slice(0, -REVIEW_MARK.length) : text;
 
+/** Marks every module of a chapter complete through the API, as Mark Complete would: its quiz opens. */
+export async function completeModulesByApi(
+  request: APIRequestContext,
+  studentId: number,
+  chapter: number,
+): Promise<void> {
+  const modules = (await (await request.get(`/api/content/modules/${String(chapter)}`)).json()) as { id: number }[];
+  for (const module of modules) {
+    const saved = await request.post('/api/students/moduleComplete', { data: { studentId, moduleId: module.id } });
+    expect(saved.ok()).toBe(true);
+  }
+}
+
+/** Answers every question on the quiz page: right ones first, then `wrong` of them wrong. */
+export async function answerQuiz(page: Page, wrong: number): Promise<void> {
+  const key = answerKey();
+  await expect(page.getByRole('button', { name: 'Submit Quiz' })).toBeVisible();
+  const questions = page.getByRole('group').filter({ has: page.getByRole('radio') });
+  const count = await questions.count();
+  for (let i = 0; i < count; i++) {
+    const question = questions.nth(i);
+    const text = ((await question.locator('legend').textContent()) ?? '').replace(/^\d+\.\s*/, '').trim();
+    const correct = key.get(withoutReviewMark(text));
+    expect(correct, `answer key for "${text}"`).toBeDefined();
+    const pickWrong = i >= count - wrong;
+    const radios = question.getByRole('radio');
+    const labels = await question.locator('label').allTextContents();
+    const index = labels.findIndex((label) => (label.trim() === correct) !== pickWrong);
+    await radios.nth(index).check();
+  }
+}
+
 /** Completes a chapter (6: the final) through the API with a signed-in student's session, as the pages would. */
 export async function passChapterByApi(request: APIRequestContext, studentId: number, chapter: number): Promise<void> {
   const key = answerKey();
-  if (chapter !== 6) {
-    const modules = (await (await request.get(`/api/content/modules/${String(chapter)}`)).json()) as { id: number }[];
-    for (const module of modules) {
-      const saved = await request.post('/api/students/moduleComplete', { data: { studentId, moduleId: module.id } });
-      expect(saved.ok()).toBe(true);
-    }
-  }
+  if (chapter !== 6) await completeModulesByApi(request, studentId, chapter);
   const url =
     chapter === 6 ? `/api/quiz/finalExamQuestions/${String(studentId)}` : `/api/quiz/questions/${String(chapter)}`;
   const quiz = (await (await request.get(url)).json()) as {

@@ -1,26 +1,5 @@
-import type { Page } from '@playwright/test';
-import { answerKey, passChapterByApi, withoutReviewMark } from './course-content.ts';
+import { answerQuiz, passChapterByApi } from './course-content.ts';
 import { expect, expectNoSeriousA11yViolations, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
-
-const KEY = answerKey();
-
-/** Answers every question on the quiz page: right ones first, then `wrong` of them wrong. */
-async function answerQuiz(page: Page, wrong: number): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Submit Quiz' })).toBeVisible();
-  const questions = page.getByRole('group').filter({ has: page.getByRole('radio') });
-  const count = await questions.count();
-  for (let i = 0; i < count; i++) {
-    const question = questions.nth(i);
-    const text = ((await question.locator('legend').textContent()) ?? '').replace(/^\d+\.\s*/, '').trim();
-    const correct = KEY.get(withoutReviewMark(text));
-    expect(correct, `answer key for "${text}"`).toBeDefined();
-    const pickWrong = i >= count - wrong;
-    const radios = question.getByRole('radio');
-    const labels = await question.locator('label').allTextContents();
-    const index = labels.findIndex((label) => (label.trim() === correct) !== pickWrong);
-    await radios.nth(index).check();
-  }
-}
 
 test('a new student goes from Begin Course to a passed final exam', async ({ page, request }) => {
   test.setTimeout(120_000);

@@ -44,6 +44,28 @@ export function newStudentDetails(): Omit<TestStudent, 'id'> {
   };
 }
 
+/**
+ * Fills the registration form as a driver would: the state, then a court of it (the first listed
+ * unless `court` names one).
+ */
+export async function fillRegistration(
+  page: Page,
+  details: Omit<TestStudent, 'id'>,
+  place: { stateName: string; court?: string } = { stateName: 'California' },
+): Promise<void> {
+  await page.getByLabel('First name').fill(details.first_name);
+  await page.getByLabel('Last name').fill(details.last_name);
+  await page.getByLabel('Email').fill(details.email);
+  await page.getByLabel("Driver's license number").fill(details.dl_number);
+  await page.getByLabel('Date of birth').pressSequentially(details.dob.replaceAll('/', ''));
+  await page.getByLabel('Street address').fill(details.address);
+  await page.getByLabel('City').fill(details.city);
+  await page.getByLabel('State', { exact: true }).selectOption({ label: place.stateName });
+  await page.getByLabel('Zip code').fill(details.zip);
+  const court = page.getByLabel('Court', { exact: true });
+  await (place.court === undefined ? court.selectOption({ index: 1 }) : court.selectOption({ label: place.court }));
+}
+
 /** A student registered through the public API, as the registration page would. */
 export async function registerStudent(
   request: APIRequestContext,

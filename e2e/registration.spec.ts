@@ -1,18 +1,11 @@
-import { expect, expectNoSeriousA11yViolations, newStudentDetails, registerStudent, test } from './fixtures.ts';
-import type { Page } from '@playwright/test';
-
-async function fillRegistration(page: Page, details: ReturnType<typeof newStudentDetails>): Promise<void> {
-  await page.getByLabel('First name').fill(details.first_name);
-  await page.getByLabel('Last name').fill(details.last_name);
-  await page.getByLabel('Email').fill(details.email);
-  await page.getByLabel("Driver's license number").fill(details.dl_number);
-  await page.getByLabel('Date of birth').pressSequentially(details.dob.replaceAll('/', ''));
-  await page.getByLabel('Street address').fill(details.address);
-  await page.getByLabel('City').fill(details.city);
-  await page.getByLabel('State').selectOption({ label: 'California' });
-  await page.getByLabel('Zip code').fill(details.zip);
-  await page.getByLabel('Court').selectOption({ index: 1 });
-}
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  fillRegistration,
+  newStudentDetails,
+  registerStudent,
+  test,
+} from './fixtures.ts';
 
 test.describe('registration', () => {
   test('a new student registers and lands on /pay, which shows the course fee', async ({ page }) => {

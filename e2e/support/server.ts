@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONTENT_DIR } from '../../server/src/db/content-files.ts';
 import { startServer } from '../../server/src/server.ts';
-import { E2E_MINUTES_PER_MODULE, E2E_TIMED_COURT } from './timed-court.ts';
+import { E2E_MINUTES_PER_MODULE, E2E_STRICT_COURT, E2E_TIMED_COURT } from './timed-court.ts';
 
 /**
  * The end-to-end server: `npm start`'s server on a copy of the reviewed content with one court
@@ -55,6 +55,11 @@ courts.counties.push({
   state: 'FL',
   name: 'E2E Test County',
   courts: [{ name: E2E_TIMED_COURT, email: 'e2e.clerk@courts.example', rulesProfile: 'e2e-timed' }],
+});
+courts.counties.push({
+  state: E2E_STRICT_COURT.state,
+  name: 'E2E Strict County',
+  courts: [{ name: E2E_STRICT_COURT.name, rulesProfile: 'four-hour-identity' }],
 });
 fs.writeFileSync(courtsFile, JSON.stringify(courts, null, 2));
 

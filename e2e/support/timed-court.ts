@@ -2,3 +2,9 @@
 export const E2E_TIMED_COURT = 'E2E Timed Traffic Court';
 /** Its profile: the module minimum the page shows and waits for. */
 export const E2E_MINUTES_PER_MODULE = 2;
+
+/**
+ * A court under the strict illustration profile (content/rules/four-hour-identity.json) with no
+ * clerk's address, alone in its state: the pages must say its rules, not the default course's.
+ */
+export const E2E_STRICT_COURT = { name: 'E2E Strict Traffic Court', state: 'WY', stateName: 'Wyoming' };
