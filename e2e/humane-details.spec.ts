@@ -196,6 +196,39 @@ for (const viewport of [
       ).toHaveCount(0);
     });
 
+    test('the registration form says which field is wrong, marks it and puts the focus on it', async ({ page }) => {
+      await page.goto('/register');
+      await page.getByRole('button', { name: 'Register' }).click();
+      // Spec 5's words under the form, and every field marked with its own message.
+      await expect(page.getByRole('alert')).toHaveText('Please fill out all fields.');
+      await expect(page.getByLabel('First name')).toBeFocused();
+      for (const label of ['First name', 'Last name', 'Zip code', 'Date of birth']) {
+        await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+      }
+      await expect(page.getByLabel('First name')).toHaveAccessibleDescription('This field is required.');
+      await expect(page.getByLabel('Court', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+      await expectNoSeriousA11yViolations(page);
+
+      // Everything filled but a zip of three digits: only the zip is wrong, and it has the focus.
+      await fillRegistration(page, { ...newStudentDetails(), zip: '958' });
+      await expect(page.getByLabel('First name')).not.toHaveAttribute('aria-invalid', 'true');
+      await page.getByRole('button', { name: 'Register' }).click();
+      await expect(page.getByLabel('Zip code')).toBeFocused();
+      await expect(page.getByLabel('Zip code')).toHaveAccessibleDescription('Please enter a 5-digit zip code.');
+      await expect(page.getByRole('alert')).toHaveText('Please correct the fields marked above.');
+      await expect(page).toHaveURL(/\/register$/);
+
+      // Put right, the message goes as it is typed.
+      await page.getByLabel('Zip code').fill('95814');
+      await expect(page.getByLabel('Zip code')).not.toHaveAttribute('aria-invalid', 'true');
+
+      // In Spanish, the field messages are Spanish.
+      await page.getByLabel('Zip code').fill('');
+      await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
+      await page.getByRole('button', { name: 'Inscribirse' }).click();
+      await expect(page.getByText('Este campo es obligatorio.')).toBeVisible();
+    });
+
     test('a module can be read aloud: play, pause, resume, speed and stop drive the browser’s speech', async ({
       page,
       request,

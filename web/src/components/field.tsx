@@ -6,7 +6,39 @@ const controlClass =
 interface FieldProps {
   label: string;
   hint?: string;
+  /** What is wrong with the value, said under the field and announced with it (issue 16). */
   error?: string | undefined;
+}
+
+/** The label, the control, then its hint and its error, each tied to the control by id. */
+function FieldFrame({
+  controlId,
+  label,
+  hint,
+  error,
+  children,
+}: FieldProps & { controlId: string; children: (describedBy: string | undefined) => ReactNode }) {
+  const hintId = hint ? `${controlId}-hint` : undefined;
+  const errorId = error ? `${controlId}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={controlId} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {children(describedBy)}
+      {error && (
+        <p id={errorId} className="mt-1 text-sm font-semibold text-red-800">
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p id={hintId} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** React 19 passes `ref` as a prop: react-hook-form's register() reaches the input through it. */
@@ -20,31 +52,25 @@ export function TextField({
 }: FieldProps & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
   const generated = useId();
   const inputId = id ?? generated;
-  const hintId = hint ? `${inputId}-hint` : undefined;
   return (
-    <div>
-      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-describedby={hintId}
-        aria-invalid={error ? true : undefined}
-        className={controlClass}
-        {...props}
-      />
-      {hint && (
-        <p id={hintId} className="mt-1 text-sm text-slate-600">
-          {hint}
-        </p>
+    <FieldFrame controlId={inputId} label={label} hint={hint} error={error}>
+      {(describedBy) => (
+        <input
+          ref={ref}
+          id={inputId}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className={controlClass}
+          {...props}
+        />
       )}
-    </div>
+    </FieldFrame>
   );
 }
 
 export function SelectField({
   label,
+  hint,
   error,
   id,
   children,
@@ -54,13 +80,19 @@ export function SelectField({
   const generated = useId();
   const selectId = id ?? generated;
   return (
-    <div>
-      <label htmlFor={selectId} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select ref={ref} id={selectId} aria-invalid={error ? true : undefined} className={controlClass} {...props}>
-        {children}
-      </select>
-    </div>
+    <FieldFrame controlId={selectId} label={label} hint={hint} error={error}>
+      {(describedBy) => (
+        <select
+          ref={ref}
+          id={selectId}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className={controlClass}
+          {...props}
+        >
+          {children}
+        </select>
+      )}
+    </FieldFrame>
   );
 }

@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { registrationApi } from '@ts/contract';
+import { type Registration, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import {
   EMPTY_REGISTRATION,
-  findRegistrationProblem,
   RegistrationFields,
   RegistrationFormEnd,
-  type RegistrationFormValues,
-  toRegistration,
+  registrationProblemText,
+  useRegistrationForm,
 } from '../registration/registration-form.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -25,39 +24,33 @@ export function StudentSignUpPage() {
   const { t } = useTranslation();
   const courts = useCourts();
   const firstCourt = courts.data?.[0] ? String(courts.data[0].id) : '';
-  const { register, control, handleSubmit, reset, getValues, setValue } = useForm<RegistrationFormValues>({
-    defaultValues: EMPTY_REGISTRATION,
-  });
+  const form = useRegistrationForm();
+  const { reset, getValues, setValue } = form;
   const [error, setError] = useState<string | null>(null);
   const [enrolledId, setEnrolledId] = useState<number | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const queryClient = useQueryClient();
+  const enrol = useMutation({
+    mutationFn: (registration: Registration) =>
+      callApi(registrationApi.register, { body: { ...registration, backdoor: true } }),
+    // The new student is in the students list from now on.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-students'] }),
+  });
 
   // Spec 5: in manual enrolment the court defaults to the first in the list.
   useEffect(() => {
     if (firstCourt !== '' && getValues('court') === '') setValue('court', firstCourt);
   }, [firstCourt, getValues, setValue]);
 
-  async function submit(values: RegistrationFormValues) {
+  async function submit(registration: Registration) {
     setError(null);
     setEnrolledId(null);
-    // Spec 5: a missing field gives 'Please fill out all fields.' and nothing is sent.
-    const problem = findRegistrationProblem(values, t);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setSubmitting(true);
     try {
-      const { studentId } = await callApi(registrationApi.register, {
-        body: { ...toRegistration(values), backdoor: true },
-      });
+      const { studentId } = await enrol.mutateAsync(registration);
       setEnrolledId(studentId);
       reset({ ...EMPTY_REGISTRATION, court: firstCourt });
     } catch {
       // Spec 8: any failure of a manual enrolment shows this one message.
       setError(t('signUp.failed'));
-    } finally {
-      setSubmitting(false);
     }
   }
 
@@ -77,14 +70,19 @@ export function StudentSignUpPage() {
       )}
       <form
         noValidate
-        onSubmit={(event) => void handleSubmit(submit)(event)}
+        onSubmit={(event) =>
+          void form.handleSubmit(submit, () => {
+            setEnrolledId(null);
+            setError(registrationProblemText(form, t));
+          })(event)
+        }
         className="grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2"
       >
-        <RegistrationFields register={register} control={control} courts={courts.data} />
+        <RegistrationFields form={form} courts={courts.data} />
         <RegistrationFormEnd
           courtsFailed={courts.isError}
           error={error}
-          submitting={submitting}
+          submitting={form.formState.isSubmitting}
           submitLabel={t('signUp.submit')}
         />
       </form>

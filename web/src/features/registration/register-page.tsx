@@ -1,26 +1,26 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { registrationApi } from '@ts/contract';
+import { type Registration, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import {
-  EMPTY_REGISTRATION,
-  findRegistrationProblem,
   RegistrationFields,
   RegistrationFormEnd,
-  type RegistrationFormValues,
-  toRegistration,
+  registrationProblemText,
+  useRegistrationForm,
 } from './registration-form.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 interface Duplicate {
   studentId: number;
   resetToken: string | undefined;
+  /** What was sent, to send again once the old course is reset. */
+  registration: Registration;
 }
 
 /** Spec 2, 4, 5 and 8: /register with its loading, validation and duplicate-account states. */
@@ -28,32 +28,37 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const courts = useCourts();
-  const { register, control, handleSubmit, getValues } = useForm<RegistrationFormValues>({
-    defaultValues: EMPTY_REGISTRATION,
-  });
+  const form = useRegistrationForm();
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [duplicate, setDuplicate] = useState<Duplicate | null>(null);
   const [replaceError, setReplaceError] = useState<string | null>(null);
+  const registerStudent = useMutation({
+    mutationFn: (registration: Registration) => callApi(registrationApi.register, { body: registration }),
+  });
+  const replaceCourse = useMutation({
+    // Spec 4: 'Continue and Register' resets the existing course, then re-submits.
+    mutationFn: async (found: Duplicate & { resetToken: string }) => {
+      await callApi(registrationApi.resetCourse, {
+        params: { studentId: found.studentId },
+        body: { resetToken: found.resetToken },
+      });
+      return callApi(registrationApi.register, { body: found.registration });
+    },
+  });
 
-  async function submit(values: RegistrationFormValues) {
+  const goToPay = (studentId: number, registration: Registration) =>
+    navigate('/pay', { state: { studentId, courtId: Number(registration.court) } });
+
+  async function submit(registration: Registration) {
     setError(null);
-    // Spec 5: a missing field gives 'Please fill out all fields.' and nothing is sent.
-    const problem = findRegistrationProblem(values, t);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setSubmitting(true);
     try {
-      const { studentId } = await callApi(registrationApi.register, { body: toRegistration(values) });
-      await navigate('/pay', { state: { studentId, courtId: Number(getValues('court')) } });
+      const { studentId } = await registerStudent.mutateAsync(registration);
+      await goToPay(studentId, registration);
     } catch (caught) {
-      setSubmitting(false);
-      const duplicate = detailsOf(caught, 'DUPLICATE_ACCOUNT');
-      if (duplicate) {
+      const found = detailsOf(caught, 'DUPLICATE_ACCOUNT');
+      if (found) {
         setReplaceError(null);
-        setDuplicate({ studentId: duplicate.studentId, resetToken: duplicate.resetToken });
+        setDuplicate({ studentId: found.studentId, resetToken: found.resetToken, registration });
       } else if (caught instanceof ApiError && caught.status === 429) {
         setError(t('register.tooMany'));
       } else if (caught instanceof ApiError && caught.status === 400) {
@@ -64,24 +69,18 @@ export function RegisterPage() {
     }
   }
 
-  /** Spec 4: 'Continue and Register' resets the existing course, then re-submits. */
   async function continueAndRegister() {
     if (!duplicate) return;
-    if (!duplicate.resetToken) {
+    const { resetToken } = duplicate;
+    if (!resetToken) {
       setReplaceError(t('register.duplicateNotYours'));
       return;
     }
-    setSubmitting(true);
     try {
-      await callApi(registrationApi.resetCourse, {
-        params: { studentId: duplicate.studentId },
-        body: { resetToken: duplicate.resetToken },
-      });
-      const { studentId } = await callApi(registrationApi.register, { body: toRegistration(getValues()) });
+      const { studentId } = await replaceCourse.mutateAsync({ ...duplicate, resetToken });
       setDuplicate(null);
-      await navigate('/pay', { state: { studentId, courtId: Number(getValues('court')) } });
+      await goToPay(studentId, duplicate.registration);
     } catch {
-      setSubmitting(false);
       setReplaceError(t('register.replaceFailed'));
     }
   }
@@ -92,20 +91,14 @@ export function RegisterPage() {
       <p className="mt-2 text-slate-700">{t('register.intro')}</p>
       <form
         noValidate
-        onSubmit={(event) => void handleSubmit(submit)(event)}
+        onSubmit={(event) => void form.handleSubmit(submit, () => setError(registrationProblemText(form, t)))(event)}
         className="mt-6 grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2"
       >
-        <RegistrationFields
-          register={register}
-          control={control}
-          courts={courts.data}
-          courtPrompt={t('register.selectCourt')}
-          forDriver
-        />
+        <RegistrationFields form={form} courts={courts.data} courtPrompt={t('register.selectCourt')} forDriver />
         <RegistrationFormEnd
           courtsFailed={courts.isError}
           error={error}
-          submitting={submitting}
+          submitting={form.formState.isSubmitting}
           submitLabel={t('register.submit')}
         />
       </form>
@@ -125,8 +118,8 @@ export function RegisterPage() {
             <Button variant="secondary" onClick={() => setDuplicate(null)}>
               {t('common.cancel')}
             </Button>
-            <Button onClick={() => void continueAndRegister()} disabled={submitting}>
-              {submitting ? t('common.loading') : t('register.continueAndRegister')}
+            <Button onClick={() => void continueAndRegister()} disabled={replaceCourse.isPending}>
+              {replaceCourse.isPending ? t('common.loading') : t('register.continueAndRegister')}
             </Button>
           </>
         }

@@ -1,31 +1,30 @@
 import { useEffect, useState } from 'react';
-import { Controller, useController, useWatch, type Control, type UseFormRegister } from 'react-hook-form';
+import { Controller, useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import {
-  type Court,
-  DOB_PATTERN,
-  findMissingRegistrationFields,
-  parseDateOfBirth,
-  type Registration,
-  US_STATES,
-} from '@ts/contract';
+import { z } from 'zod';
+import { type Court, DOB_PATTERN, REGISTRATION_FIELDS, RegistrationSchema, US_STATES } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
+import { hasBlankField, useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { applyDobMask } from './dob-mask.ts';
 import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
 
 /**
  * The registration form of spec 5, shared by /register and the admin's manual enrolment
- * (/admin/student-sign-up): the same fields, the same checks before anything is sent.
+ * (/admin/student-sign-up): the same fields, the same checks before anything is sent. The checks
+ * are the contract's (RegistrationSchema, which the server applies too), with the selects' empty
+ * choice as text, and the court due date today or later.
  */
-export type RegistrationFormValues = Omit<Registration, 'court' | 'state' | 'backdoor'> & {
-  court: string;
-  state: string;
-};
+export const RegistrationFormSchema = RegistrationSchema.extend({
+  state: z.string().pipe(RegistrationSchema.shape.state),
+  // The contract's id check takes any input and coerces it; the select gives text.
+  court: z.string().pipe(RegistrationSchema.shape.court as z.ZodType<number, string>),
+}).refine((values) => isAcceptableCourtDueDate(values.court_due_date), { path: ['court_due_date'] });
+export type RegistrationFormValues = z.input<typeof RegistrationFormSchema>;
 
-export const EMPTY_REGISTRATION: RegistrationFormValues = {
+export const EMPTY_REGISTRATION = {
   first_name: '',
   last_name: '',
   email: '',
@@ -37,15 +36,23 @@ export const EMPTY_REGISTRATION: RegistrationFormValues = {
   zip: '',
   court: '',
   court_due_date: '',
-};
+} satisfies RegistrationFormValues;
 
-/** The form's values as the API takes them; an empty court due date (optional, issue 8) is left out. */
-export const toRegistration = ({ court_due_date: courtDueDate, ...values }: RegistrationFormValues): Registration =>
-  ({
-    ...values,
-    court: Number(values.court),
-    ...(courtDueDate ? { court_due_date: courtDueDate } : {}),
-  }) as Registration;
+export type RegistrationForm = UseFormReturn<RegistrationFormValues, unknown, z.output<typeof RegistrationFormSchema>>;
+
+export function useRegistrationForm(): RegistrationForm {
+  return useSchemaForm(RegistrationFormSchema, EMPTY_REGISTRATION);
+}
+
+/**
+ * The line under the form when Submit finds problems: spec 5's 'Please fill out all fields.'
+ * when one is blank (the dob counts as blank until all 10 characters of its mask are in),
+ * otherwise a pointer to the fields marked.
+ */
+export function registrationProblemText(form: RegistrationForm, t: TFunction): string {
+  const blank = hasBlankField(form, REGISTRATION_FIELDS) || !DOB_PATTERN.test(form.getValues('dob'));
+  return blank ? t('register.missing') : t('forms.fixFields');
+}
 
 /** An optional court due date as typed: empty, or a real MM/DD/YYYY date that is today or later. */
 export function isAcceptableCourtDueDate(value: string | undefined, today: Date = new Date()): boolean {
@@ -58,43 +65,51 @@ export function isAcceptableCourtDueDate(value: string | undefined, today: Date 
 }
 
 /**
- * Spec 5: a missing field (dob: not all 10 characters of its mask) gives 'Please fill out all
- * fields.' and nothing is sent; an impossible date or zip is caught here too, before sending.
- * Returns the message to show, or null when the form may be sent.
- */
-export function findRegistrationProblem(values: RegistrationFormValues, t: TFunction): string | null {
-  if (findMissingRegistrationFields(values).length > 0) return t('register.missing');
-  if (parseDateOfBirth(values.dob) === null) return t('register.badDob');
-  if (!/^\d{5}(-\d{4})?$/.test(values.zip.trim())) return t('register.badZip');
-  if (!isAcceptableCourtDueDate(values.court_due_date)) return t('rules.badCourtDueDate');
-  return null;
-}
-
-/**
  * The form's fields, in the order of REGISTRATION_FIELDS; `courtPrompt` adds a first, empty court
  * choice. `forDriver` (the public form) lists the chosen state's courts and says the chosen
  * court's rules; staff enrolling a student see every court.
  */
 export function RegistrationFields({
-  register,
-  control,
+  form,
   courts,
   courtPrompt,
   forDriver = false,
 }: {
-  register: UseFormRegister<RegistrationFormValues>;
-  control: Control<RegistrationFormValues>;
+  form: RegistrationForm;
   courts: Court[] | undefined;
   courtPrompt?: string;
   forDriver?: boolean;
 }) {
   const { t } = useTranslation();
+  const { register, control } = form;
+  const errorOf = useFieldErrors(form);
   return (
     <>
-      <TextField label={t('fields.first_name')} autoComplete="given-name" {...register('first_name')} />
-      <TextField label={t('fields.last_name')} autoComplete="family-name" {...register('last_name')} />
-      <TextField label={t('fields.email')} type="email" autoComplete="email" {...register('email')} />
-      <TextField label={t('fields.dl_number')} autoComplete="off" {...register('dl_number')} />
+      <TextField
+        label={t('fields.first_name')}
+        autoComplete="given-name"
+        error={errorOf('first_name')}
+        {...register('first_name')}
+      />
+      <TextField
+        label={t('fields.last_name')}
+        autoComplete="family-name"
+        error={errorOf('last_name')}
+        {...register('last_name')}
+      />
+      <TextField
+        label={t('fields.email')}
+        type="email"
+        autoComplete="email"
+        error={errorOf('email')}
+        {...register('email')}
+      />
+      <TextField
+        label={t('fields.dl_number')}
+        autoComplete="off"
+        error={errorOf('dl_number')}
+        {...register('dl_number')}
+      />
       <Controller
         control={control}
         name="dob"
@@ -102,6 +117,7 @@ export function RegistrationFields({
           <TextField
             label={t('fields.dob')}
             hint={t('register.dobHint')}
+            error={errorOf('dob', 'register.badDob')}
             inputMode="numeric"
             autoComplete="bday"
             placeholder="MM/DD/YYYY"
@@ -114,9 +130,19 @@ export function RegistrationFields({
           />
         )}
       />
-      <TextField label={t('fields.address')} autoComplete="address-line1" {...register('address')} />
-      <TextField label={t('fields.city')} autoComplete="address-level2" {...register('city')} />
-      <SelectField label={t('fields.state')} autoComplete="address-level1" {...register('state')}>
+      <TextField
+        label={t('fields.address')}
+        autoComplete="address-line1"
+        error={errorOf('address')}
+        {...register('address')}
+      />
+      <TextField label={t('fields.city')} autoComplete="address-level2" error={errorOf('city')} {...register('city')} />
+      <SelectField
+        label={t('fields.state')}
+        autoComplete="address-level1"
+        error={errorOf('state')}
+        {...register('state')}
+      >
         <option value="">{t('register.selectState')}</option>
         {US_STATES.map(([code, name]) => (
           <option key={code} value={code}>
@@ -124,8 +150,20 @@ export function RegistrationFields({
           </option>
         ))}
       </SelectField>
-      <TextField label={t('fields.zip')} inputMode="numeric" autoComplete="postal-code" {...register('zip')} />
-      <CourtChoice control={control} courts={courts} courtPrompt={courtPrompt} forDriver={forDriver} />
+      <TextField
+        label={t('fields.zip')}
+        inputMode="numeric"
+        autoComplete="postal-code"
+        error={errorOf('zip', 'register.badZip')}
+        {...register('zip')}
+      />
+      <CourtChoice
+        control={control}
+        courts={courts}
+        courtPrompt={courtPrompt}
+        forDriver={forDriver}
+        error={errorOf('court')}
+      />
       {/* Issue 8: optional; the label avoids "Court" and "Date of birth", which other fields' labels hold. */}
       <Controller
         control={control}
@@ -134,6 +172,7 @@ export function RegistrationFields({
           <TextField
             label={t('rules.courtDueDate')}
             hint={t('rules.courtDueDateHint')}
+            error={errorOf('court_due_date', 'rules.badCourtDueDate')}
             inputMode="numeric"
             autoComplete="off"
             placeholder="MM/DD/YYYY"
@@ -160,11 +199,13 @@ function CourtChoice({
   courts,
   courtPrompt,
   forDriver,
+  error,
 }: {
-  control: Control<RegistrationFormValues>;
+  control: RegistrationForm['control'];
   courts: Court[] | undefined;
   courtPrompt: string | undefined;
   forDriver: boolean;
+  error: string | undefined;
 }) {
   const { t } = useTranslation();
   const state = useWatch({ control, name: 'state' });
@@ -172,7 +213,7 @@ function CourtChoice({
     field: { value: court, onChange, onBlur, name, ref },
   } = useController({ control, name: 'court' });
   const [anyState, setAnyState] = useState(false);
-  const inState = courts?.filter((court) => court.state === state) ?? [];
+  const inState = courts?.filter((listed) => listed.state === state) ?? [];
   const filtering = forDriver && !anyState && state !== '' && inState.length > 0;
   const shown = filtering ? inState : courts;
   // A court of another state, chosen before the state changed, is no longer offered: nor kept.
@@ -184,7 +225,15 @@ function CourtChoice({
   return (
     <>
       <div>
-        <SelectField label={t('fields.court')} name={name} value={court} onChange={onChange} onBlur={onBlur} ref={ref}>
+        <SelectField
+          label={t('fields.court')}
+          error={error}
+          name={name}
+          value={court}
+          onChange={onChange}
+          onBlur={onBlur}
+          ref={ref}
+        >
           {courtPrompt !== undefined && <option value="">{courtPrompt}</option>}
           {shown?.map((listed) => (
             <option key={listed.id} value={listed.id}>

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { Quiz, StudentRules } from '@ts/contract';
 import { ApiError } from '../../lib/api.ts';
 import { render, settled, stubApi } from '../../testing/page.tsx';
-import { EMPTY_REGISTRATION, isAcceptableCourtDueDate, toRegistration } from '../registration/registration-form.tsx';
+import {
+  EMPTY_REGISTRATION,
+  isAcceptableCourtDueDate,
+  RegistrationFormSchema,
+} from '../registration/registration-form.tsx';
 import { DeadlineNotice, QuizInstructions, rulesRefusalText } from './rules-messages.tsx';
 import { strictRulesWith } from '../../testing/rules.ts';
 
@@ -106,11 +110,24 @@ describe('the deadline notice on the home page', () => {
 
 describe('the court due date on the registration form', () => {
   it('is sent only when given', () => {
-    const filled = { ...EMPTY_REGISTRATION, court: '7' };
-    expect(toRegistration(filled)).not.toHaveProperty('court_due_date');
-    expect(toRegistration({ ...filled, court_due_date: '01/05/2027' })).toMatchObject({
+    const filled = {
+      ...EMPTY_REGISTRATION,
+      first_name: 'Ana',
+      last_name: 'Garcia',
+      email: 'ana@example.com',
+      dl_number: 'D1234567',
+      dob: '04/15/1990',
+      address: '12 Elm Street',
+      city: 'Sacramento',
+      state: 'CA',
+      zip: '95814',
+      court: '7',
+    };
+    expect(RegistrationFormSchema.parse(filled).court_due_date).toBeUndefined();
+    expect(JSON.stringify(RegistrationFormSchema.parse(filled))).not.toContain('court_due_date');
+    expect(RegistrationFormSchema.parse({ ...filled, court_due_date: '01/05/2099' })).toMatchObject({
       court: 7,
-      court_due_date: '01/05/2027',
+      court_due_date: '01/05/2099',
     });
   });
 
