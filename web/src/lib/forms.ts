@@ -32,19 +32,20 @@ export function useSchemaForm<Schema extends z.ZodType<FieldValues, FieldValues>
 
 /**
  * The message for a field's problem, in the page's language: a blank field is required, a long
- * one too long, and anything else the form's own words for that field (`invalidKey`) or a plain
- * "not valid". The contract's English messages are for the API; the page says its own.
+ * one too long, and anything else the form's own words for that field (`invalidText`, already
+ * translated) or a plain "not valid". The contract's English messages are for the API; the page
+ * says its own.
  */
 export function useFieldErrors<Values extends FieldValues>(form: UseFormReturn<Values, unknown, FieldValues>) {
   const { t } = useTranslation();
   const { errors } = form.formState;
-  return (field: Path<Values>, invalidKey?: string): string | undefined => {
+  return (field: Path<Values>, invalidText?: string): string | undefined => {
     const error = get(errors, field) as FieldError | undefined;
     if (!error) return undefined;
     const value: unknown = form.getValues(field);
     if (value === undefined || value === null || String(value).trim() === '') return t('forms.required');
     if (error.type === 'too_big') return t('forms.tooLong');
-    return t(invalidKey ?? 'forms.invalid');
+    return invalidText ?? t('forms.invalid');
   };
 }
 

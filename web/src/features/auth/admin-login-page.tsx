@@ -1,7 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { authApi } from '@ts/contract';
-import { TextField } from '../../components/field.tsx';
+import { type AdminLogin, AdminLoginSchema, authApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';
 import { LoginForm } from './login-form.tsx';
@@ -11,10 +10,8 @@ export function AdminLoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
 
-  async function signIn(form: FormData) {
-    const { user } = await callApi(authApi.loginAdmin, {
-      body: { username: String(form.get('username')), password: String(form.get('password')) },
-    });
+  async function signIn(body: AdminLogin) {
+    const { user } = await callApi(authApi.loginAdmin, { body });
     storeUser(user);
     await navigate('/admin');
   }
@@ -23,21 +20,17 @@ export function AdminLoginPage() {
     <LoginForm
       title={t('login.adminTitle')}
       intro={t('login.adminIntro')}
+      schema={AdminLoginSchema}
+      fields={[
+        { name: 'username', label: t('fields.username'), autoComplete: 'username' },
+        { name: 'password', label: t('fields.password'), type: 'password', autoComplete: 'current-password' },
+      ]}
       onSubmit={signIn}
       footer={
         <Link to="/login" className="text-blue-800 underline">
           {t('login.studentLink')}
         </Link>
       }
-    >
-      <TextField label={t('fields.username')} name="username" autoComplete="username" required />
-      <TextField
-        label={t('fields.password')}
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-      />
-    </LoginForm>
+    />
   );
 }

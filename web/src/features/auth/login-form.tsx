@@ -1,42 +1,55 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { DefaultValues, FieldValues, Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
+import { TextField } from '../../components/field.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
+export interface LoginField<Values> {
+  name: Path<Values>;
+  label: string;
+  type?: 'text' | 'password';
+  autoComplete: string;
+}
+
 /**
- * The shape both login pages share: required fields, one submit, and spec 8's message in red
- * with the button re-enabled when sign-in fails.
+ * The shape both login pages share: the sign-in call's own schema checks the fields (a blank one
+ * is marked and takes the focus, nothing is sent), one submit, and spec 8's message in red with
+ * the button re-enabled when sign-in fails.
  */
-export function LoginForm({
+export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
   title,
   intro,
+  schema,
+  fields,
   onSubmit,
-  children,
   footer,
 }: {
   title: string;
   intro: string;
-  onSubmit: (form: FormData) => Promise<void>;
-  children: ReactNode;
+  schema: Schema;
+  fields: LoginField<z.input<Schema>>[];
+  onSubmit: (values: z.output<Schema>) => Promise<void>;
   footer: ReactNode;
 }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const blank = Object.fromEntries(fields.map((field) => [field.name, ''])) as DefaultValues<z.input<Schema>>;
+  const form = useSchemaForm(schema, blank);
+  const errorOf = useFieldErrors(form);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function submit(values: z.output<Schema>) {
     setError(null);
-    setSubmitting(true);
     try {
-      await onSubmit(new FormData(event.currentTarget));
+      await onSubmit(values);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 429) setError(t('login.tooMany'));
       else if (caught instanceof ApiError && caught.status >= 500) setError(t('errors.unexpected'));
       else setError(t('login.invalid'));
-      setSubmitting(false);
     }
   }
 
@@ -44,11 +57,24 @@ export function LoginForm({
     <div className="mx-auto max-w-md">
       <PageHeading className="text-2xl font-bold text-slate-900">{title}</PageHeading>
       <p className="mt-2 text-slate-700">{intro}</p>
-      <form onSubmit={(event) => void handleSubmit(event)} className="mt-6 space-y-4 rounded-lg bg-white p-6 shadow">
-        {children}
+      <form
+        noValidate
+        onSubmit={(event) => void form.handleSubmit(submit)(event)}
+        className="mt-6 space-y-4 rounded-lg bg-white p-6 shadow"
+      >
+        {fields.map((field) => (
+          <TextField
+            key={field.name}
+            label={field.label}
+            type={field.type ?? 'text'}
+            autoComplete={field.autoComplete}
+            error={errorOf(field.name)}
+            {...form.register(field.name)}
+          />
+        ))}
         {error && <Alert>{error}</Alert>}
-        <Button type="submit" disabled={submitting} className="w-full">
-          {submitting ? t('common.loading') : t('login.submit')}
+        <Button type="submit" disabled={form.formState.isSubmitting} className="w-full">
+          {form.formState.isSubmitting ? t('common.loading') : t('login.submit')}
         </Button>
       </form>
       <div className="mt-6 text-center text-slate-700">{footer}</div>

@@ -1,12 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { FieldErrors } from 'react-hook-form';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { STAFF_PASSWORD_MIN_LENGTH, staffApi } from '@ts/contract';
+import { z } from 'zod';
+import { STAFF_PASSWORD_MIN_LENGTH, StaffPasswordSchema, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
-import { TextField } from '../../components/field.tsx';
+import { PasswordPair } from '../../components/password-pair.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+
+/** The set-password call's own password check, with the confirmation that must match. */
+const SetPasswordFormSchema = z
+  .object({ password: StaffPasswordSchema, confirm: z.string() })
+  .refine((values) => values.password === values.confirm, { path: ['confirm'] });
 
 /** The token travels in the fragment (`#token=...`), which the browser never sends to a server. */
 function tokenFrom(hash: string): string {
@@ -21,24 +30,16 @@ export function SetPasswordPage() {
   const [token] = useState(() => tokenFrom(location.hash));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const form = useSchemaForm(SetPasswordFormSchema, { password: '', confirm: '' });
+  const errorOf = useFieldErrors(form);
+  const setPassword = useMutation({
+    mutationFn: (password: string) => callApi(staffApi.setPassword, { body: { token, password } }),
+  });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const password = String(data.get('password') ?? '');
+  async function submit({ password }: z.output<typeof SetPasswordFormSchema>) {
     setError(null);
-    if (password !== String(data.get('confirm') ?? '')) {
-      setError(t('setPassword.mismatch'));
-      return;
-    }
-    if (password.length < STAFF_PASSWORD_MIN_LENGTH) {
-      setError(t('setPassword.tooShort', { min: STAFF_PASSWORD_MIN_LENGTH }));
-      return;
-    }
-    setSubmitting(true);
     try {
-      await callApi(staffApi.setPassword, { body: { token, password } });
+      await setPassword.mutateAsync(password);
       // The used link is of no further use: take it out of the address bar and the history.
       void navigate(location.pathname, { replace: true });
       setDone(true);
@@ -46,9 +47,13 @@ export function SetPasswordPage() {
       if (caught instanceof ApiError && caught.code === 'INVALID_LINK') setError(t('setPassword.invalidLink'));
       else if (caught instanceof ApiError && caught.status === 429) setError(t('setPassword.tooMany'));
       else setError(t('errors.unexpected'));
-    } finally {
-      setSubmitting(false);
     }
+  }
+
+  // A confirmation that differs is also said in the words the change-password page uses.
+  function refuse(errors: FieldErrors<{ confirm: string }>) {
+    const mismatch = errors.confirm !== undefined && form.getValues('confirm') !== '';
+    setError(mismatch ? t('setPassword.mismatch') : null);
   }
 
   return (
@@ -68,25 +73,27 @@ export function SetPasswordPage() {
       ) : (
         <>
           <p className="mt-2 text-slate-700">{t('setPassword.intro')}</p>
-          <form onSubmit={(event) => void submit(event)} className="mt-6 space-y-4 rounded-lg bg-white p-6 shadow">
-            <TextField
-              label={t('setPassword.new')}
-              name="password"
-              type="password"
-              autoComplete="new-password"
+          <form
+            noValidate
+            onSubmit={(event) => void form.handleSubmit(submit, refuse)(event)}
+            className="mt-6 space-y-4 rounded-lg bg-white p-6 shadow"
+          >
+            <PasswordPair
+              newPassword={{
+                label: t('setPassword.new'),
+                error: errorOf('password', t('setPassword.tooShort', { min: STAFF_PASSWORD_MIN_LENGTH })),
+                ...form.register('password'),
+              }}
+              confirmation={{
+                label: t('setPassword.confirm'),
+                error: errorOf('confirm', t('passwords.noMatch')),
+                ...form.register('confirm'),
+              }}
               hint={t('setPassword.hint', { min: STAFF_PASSWORD_MIN_LENGTH })}
-              required
-            />
-            <TextField
-              label={t('setPassword.confirm')}
-              name="confirm"
-              type="password"
-              autoComplete="new-password"
-              required
             />
             {error && <Alert>{error}</Alert>}
-            <Button type="submit" disabled={submitting} className="w-full">
-              {submitting ? t('common.loading') : t('setPassword.submit')}
+            <Button type="submit" disabled={form.formState.isSubmitting} className="w-full">
+              {form.formState.isSubmitting ? t('common.loading') : t('setPassword.submit')}
             </Button>
           </form>
         </>

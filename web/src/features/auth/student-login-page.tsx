@@ -1,7 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { authApi } from '@ts/contract';
-import { TextField } from '../../components/field.tsx';
+import { type StudentLogin, StudentLoginSchema, authApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';
 import { LoginForm } from './login-form.tsx';
@@ -11,10 +10,8 @@ export function StudentLoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
 
-  async function signIn(form: FormData) {
-    const { user } = await callApi(authApi.loginStudent, {
-      body: { last_name: String(form.get('last_name')), dl_number: String(form.get('dl_number')) },
-    });
+  async function signIn(body: StudentLogin) {
+    const { user } = await callApi(authApi.loginStudent, { body });
     storeUser(user);
     // Spec 4: unpaid -> /pay with the studentId; paid -> /; completed -> /certificate.
     if (user.payment_at === null) await navigate('/pay', { state: { studentId: user.id, courtId: user.court_id } });
@@ -26,6 +23,11 @@ export function StudentLoginPage() {
     <LoginForm
       title={t('login.studentTitle')}
       intro={t('login.studentIntro')}
+      schema={StudentLoginSchema}
+      fields={[
+        { name: 'last_name', label: t('fields.last_name'), autoComplete: 'family-name' },
+        { name: 'dl_number', label: t('fields.dl_number'), autoComplete: 'off' },
+      ]}
       onSubmit={signIn}
       footer={
         <div className="space-y-2">
@@ -42,9 +44,6 @@ export function StudentLoginPage() {
           </p>
         </div>
       }
-    >
-      <TextField label={t('fields.last_name')} name="last_name" autoComplete="family-name" required />
-      <TextField label={t('fields.dl_number')} name="dl_number" autoComplete="off" required />
-    </LoginForm>
+    />
   );
 }

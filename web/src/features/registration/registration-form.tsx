@@ -117,7 +117,7 @@ export function RegistrationFields({
           <TextField
             label={t('fields.dob')}
             hint={t('register.dobHint')}
-            error={errorOf('dob', 'register.badDob')}
+            error={errorOf('dob', t('register.badDob'))}
             inputMode="numeric"
             autoComplete="bday"
             placeholder="MM/DD/YYYY"
@@ -154,7 +154,7 @@ export function RegistrationFields({
         label={t('fields.zip')}
         inputMode="numeric"
         autoComplete="postal-code"
-        error={errorOf('zip', 'register.badZip')}
+        error={errorOf('zip', t('register.badZip'))}
         {...register('zip')}
       />
       <CourtChoice
@@ -172,7 +172,7 @@ export function RegistrationFields({
           <TextField
             label={t('rules.courtDueDate')}
             hint={t('rules.courtDueDateHint')}
-            error={errorOf('court_due_date', 'rules.badCourtDueDate')}
+            error={errorOf('court_due_date', t('rules.badCourtDueDate'))}
             inputMode="numeric"
             autoComplete="off"
             placeholder="MM/DD/YYYY"
