@@ -36,7 +36,7 @@ export const StaffAccountSchema = z.object({
 });
 export type StaffAccount = z.infer<typeof StaffAccountSchema>;
 
-const StaffAccountInputSchema = z.object({
+export const StaffAccountInputSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email().max(200)),
   name: nameText(200),
   role: z.enum(['super_admin', 'admin', 'clerk']),
@@ -61,17 +61,18 @@ const listStaffAccounts = defineEndpoint({
   response: z.array(StaffAccountSchema),
 });
 
+/** A new account's username: what staff sign in with. */
+export const StaffUsernameSchema = z
+  .string()
+  .trim()
+  .min(3)
+  .max(60)
+  .regex(/^[A-Za-z0-9._-]+$/);
+
 const createStaffAccount = defineEndpoint({
   method: 'POST',
   path: '/api/admin/users',
-  body: StaffAccountInputSchema.extend({
-    username: z
-      .string()
-      .trim()
-      .min(3)
-      .max(60)
-      .regex(/^[A-Za-z0-9._-]+$/),
-  }),
+  body: StaffAccountInputSchema.extend({ username: StaffUsernameSchema }),
   errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS'],
   response: z.object({ user: StaffAccountSchema, link: SetPasswordLinkSchema }),
   status: 201,

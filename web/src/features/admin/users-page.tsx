@@ -1,8 +1,18 @@
 import { formatMoment } from '../../lib/dates.ts';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { SET_PASSWORD_LINK_HOURS, type Court, type EndpointOutput, type StaffAccount, staffApi } from '@ts/contract';
+import {
+  SET_PASSWORD_LINK_HOURS,
+  type Court,
+  type EndpointOutput,
+  type StaffAccount,
+  StaffAccountInputSchema,
+  StaffUsernameSchema,
+  staffApi,
+} from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Button } from '../../components/button.tsx';
@@ -10,6 +20,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -35,29 +46,42 @@ const STATUS_STYLES = {
 } as const;
 
 /**
+ * What both staff forms hold: the contract's account checks, with the court as the select gives
+ * it ('' for all courts), which a super_admin never has (decision 011).
+ */
+const AccountFieldsSchema = z.object({
+  name: StaffAccountInputSchema.shape.name,
+  email: StaffAccountInputSchema.shape.email,
+  role: StaffAccountInputSchema.shape.role,
+  court_id: z.string(),
+});
+const NewAccountSchema = AccountFieldsSchema.extend({ username: StaffUsernameSchema });
+const EditAccountSchema = AccountFieldsSchema.extend({ disabled: z.boolean() });
+
+/** The court an account is limited to: none for a super_admin or "All courts". */
+function courtIdOf(values: { role: Role; court_id: string }): number | null {
+  return mayBeCourtLimited(values.role) && values.court_id !== '' ? Number(values.court_id) : null;
+}
+
+/**
  * Role, and the court select for an admin or a clerk: a court's own clerk or admin sees only that
  * court's students, "All courts" makes a full one; a super_admin is never limited (decision 011).
  */
 function RoleAndCourt({
   role,
-  onRoleChange,
-  courtId,
+  roleField,
+  courtField,
   courts,
 }: {
   role: Role;
-  onRoleChange: (role: Role) => void;
-  courtId: number | null;
+  roleField: UseFormRegisterReturn;
+  courtField: UseFormRegisterReturn;
   courts: Court[];
 }) {
   const { t } = useTranslation();
   return (
     <>
-      <SelectField
-        label={t('users.role')}
-        name="role"
-        value={role}
-        onChange={(event) => onRoleChange(event.target.value as Role)}
-      >
+      <SelectField label={t('users.role')} {...roleField}>
         {ROLES.map((value) => (
           <option key={value} value={value}>
             {t(`users.roles.${value}`)}
@@ -65,7 +89,7 @@ function RoleAndCourt({
         ))}
       </SelectField>
       {mayBeCourtLimited(role) && (
-        <SelectField label={t('users.court')} name="court_id" defaultValue={courtId === null ? '' : String(courtId)}>
+        <SelectField label={t('users.court')} {...courtField}>
           <option value="">{role === 'admin' ? t('users.allCourts') : t('users.allCourtsShort')}</option>
           {courts.map((court) => (
             <option key={court.id} value={court.id}>
@@ -80,11 +104,6 @@ function RoleAndCourt({
 
 function mayBeCourtLimited(role: Role): boolean {
   return role !== 'super_admin';
-}
-
-function courtIdFrom(data: FormData, role: Role): number | null {
-  const value = String(data.get('court_id') ?? '');
-  return mayBeCourtLimited(role) && value !== '' ? Number(value) : null;
 }
 
 /** The one-time link, shown once: it was also emailed, and only its hash is kept by the server. */
@@ -142,33 +161,24 @@ function LinkBox({ shown, onDismiss }: { shown: ShownLink; onDismiss: () => void
 
 function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (shown: ShownLink) => void }) {
   const { t } = useTranslation();
-  const [role, setRole] = useState<Role>('clerk');
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const empty = { username: '', name: '', email: '', role: 'clerk', court_id: '' } as const;
+  const form = useSchemaForm(NewAccountSchema, empty);
+  const errorOf = useFieldErrors(form);
+  const role = useWatch({ control: form.control, name: 'role' });
+  const create = useMutation({
+    mutationFn: (values: z.output<typeof NewAccountSchema>) =>
+      callApi(staffApi.create, { body: { ...values, court_id: courtIdOf(values) } }),
+  });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
+  async function submit(values: z.output<typeof NewAccountSchema>) {
     setError(null);
-    setSubmitting(true);
     try {
-      const { user, link } = await callApi(staffApi.create, {
-        body: {
-          username: String(data.get('username') ?? ''),
-          name: String(data.get('name') ?? ''),
-          email: String(data.get('email') ?? ''),
-          role,
-          court_id: courtIdFrom(data, role),
-        },
-      });
-      form.reset();
-      setRole('clerk');
+      const { user, link } = await create.mutateAsync(values);
+      form.reset(empty);
       onCreated({ name: user.name, email: user.email, link });
     } catch (caught) {
       setError(errorText(caught, t));
-    } finally {
-      setSubmitting(false);
     }
   }
 
@@ -178,19 +188,40 @@ function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (sh
         {t('users.newTitle')}
       </h2>
       <p className="mt-1 text-sm text-slate-700">{t('users.newIntro')}</p>
-      <form onSubmit={(event) => void submit(event)} className="mt-4 grid gap-4 sm:grid-cols-2">
-        <TextField label={t('users.username')} name="username" autoComplete="off" required minLength={3} />
-        <TextField label={t('users.name')} name="name" autoComplete="off" required />
-        <TextField label={t('users.email')} name="email" type="email" autoComplete="off" required />
-        <RoleAndCourt role={role} onRoleChange={setRole} courtId={null} courts={courts} />
+      <form
+        noValidate
+        onSubmit={(event) => void form.handleSubmit(submit)(event)}
+        className="mt-4 grid gap-4 sm:grid-cols-2"
+      >
+        <TextField
+          label={t('users.username')}
+          autoComplete="off"
+          hint={t('users.usernameHint')}
+          error={errorOf('username', t('users.usernameInvalid'))}
+          {...form.register('username')}
+        />
+        <TextField label={t('users.name')} autoComplete="off" error={errorOf('name')} {...form.register('name')} />
+        <TextField
+          label={t('users.email')}
+          type="email"
+          autoComplete="off"
+          error={errorOf('email', t('users.emailInvalid'))}
+          {...form.register('email')}
+        />
+        <RoleAndCourt
+          role={role}
+          roleField={form.register('role')}
+          courtField={form.register('court_id')}
+          courts={courts}
+        />
         {error && (
           <div className="sm:col-span-2">
             <Alert>{error}</Alert>
           </div>
         )}
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={submitting}>
-            {submitting ? t('common.loading') : t('users.create')}
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? t('common.loading') : t('users.create')}
           </Button>
         </div>
       </form>
@@ -211,31 +242,28 @@ function EditDialog({
 }) {
   const { t } = useTranslation();
   const formId = useId();
-  const [role, setRole] = useState<Role>(account.role);
   const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const form = useSchemaForm(EditAccountSchema, {
+    name: account.name,
+    email: account.email,
+    role: account.role,
+    court_id: account.court_id === null ? '' : String(account.court_id),
+    disabled: account.disabled_at !== null,
+  });
+  const errorOf = useFieldErrors(form);
+  const role = useWatch({ control: form.control, name: 'role' });
+  const update = useMutation({
+    mutationFn: (values: z.output<typeof EditAccountSchema>) =>
+      callApi(staffApi.update, { params: { id: account.id }, body: { ...values, court_id: courtIdOf(values) } }),
+  });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  async function submit(values: z.output<typeof EditAccountSchema>) {
     setError(null);
-    setSubmitting(true);
     try {
-      await callApi(staffApi.update, {
-        params: { id: account.id },
-        body: {
-          name: String(data.get('name') ?? ''),
-          email: String(data.get('email') ?? ''),
-          role,
-          court_id: courtIdFrom(data, role),
-          disabled: data.get('disabled') === 'on',
-        },
-      });
+      await update.mutateAsync(values);
       onSaved();
     } catch (caught) {
       setError(errorText(caught, t));
-    } finally {
-      setSubmitting(false);
     }
   }
 
@@ -249,32 +277,35 @@ function EditDialog({
           <Button variant="secondary" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" form={formId} disabled={submitting}>
-            {submitting ? t('common.loading') : t('users.save')}
+          <Button type="submit" form={formId} disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? t('common.loading') : t('users.save')}
           </Button>
         </>
       }
     >
-      <form id={formId} onSubmit={(event) => void submit(event)} className="space-y-4">
+      <form id={formId} noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="space-y-4">
         <p className="text-sm text-slate-700">
           {t('users.username')}: <span className="font-semibold text-slate-900">{account.username}</span>
         </p>
-        <TextField label={t('users.name')} name="name" defaultValue={account.name} autoComplete="off" required />
+        <TextField label={t('users.name')} autoComplete="off" error={errorOf('name')} {...form.register('name')} />
         <TextField
           label={t('users.email')}
-          name="email"
           type="email"
-          defaultValue={account.email}
           autoComplete="off"
-          required
+          error={errorOf('email', t('users.emailInvalid'))}
+          {...form.register('email')}
         />
-        <RoleAndCourt role={role} onRoleChange={setRole} courtId={account.court_id} courts={courts} />
+        <RoleAndCourt
+          role={role}
+          roleField={form.register('role')}
+          courtField={form.register('court_id')}
+          courts={courts}
+        />
         <div className="flex items-start gap-2">
           <input
             id={`${formId}-disabled`}
             type="checkbox"
-            name="disabled"
-            defaultChecked={account.disabled_at !== null}
+            {...form.register('disabled')}
             className="mt-1 h-5 w-5"
             aria-describedby={`${formId}-disabled-hint`}
           />
