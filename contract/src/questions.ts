@@ -29,12 +29,16 @@ const getAdminQuestion = defineEndpoint({
   response: AdminQuestionSchema,
 });
 
+/** A question's text and an answer's, as both the spec's edit calls and the one Save check them. */
+const QuestionText = z.string().trim().min(1).max(2000);
+const AnswerText = z.string().trim().min(1).max(1000);
+
 const editQuestion = defineEndpoint({
   method: 'POST',
   path: '/api/admin/edit/question/:id',
   params: z.object({ id: IdParam }),
   body: z.object({
-    content: z.string().trim().min(1).max(2000),
+    content: QuestionText,
     /** The Spanish text; left as it is when absent. */
     content_es: z.string().trim().max(2000).optional(),
   }),
@@ -47,7 +51,7 @@ const editAnswer = defineEndpoint({
   path: '/api/admin/edit/answer/:id',
   params: z.object({ id: IdParam }),
   body: z.object({
-    content: z.string().trim().min(1).max(1000),
+    content: AnswerText,
     content_es: z.string().trim().max(1000).optional(),
     /** true makes this the question's one correct answer (the others become incorrect). */
     correct: z.boolean().optional(),
@@ -56,9 +60,41 @@ const editAnswer = defineEndpoint({
   response: AdminQuestionSchema,
 });
 
+/**
+ * The question page's one Save (issue 16): the question and all its answers in both languages,
+ * and which answer is correct, saved together or not at all. The spec's two edit calls above stay
+ * for single changes.
+ */
+export const SaveQuestionSchema = z.object({
+  content: QuestionText,
+  content_es: z.string().trim().max(2000),
+  answers: z
+    .array(
+      z.object({
+        id: z.number().int().positive(),
+        content: AnswerText,
+        content_es: z.string().trim().max(1000),
+      }),
+    )
+    .min(2)
+    .max(10),
+  correct_answer_id: z.number().int().positive(),
+});
+export type SaveQuestion = z.infer<typeof SaveQuestionSchema>;
+
+const saveQuestion = defineEndpoint({
+  method: 'PUT',
+  path: '/api/admin/questions/:id',
+  params: z.object({ id: IdParam }),
+  body: SaveQuestionSchema,
+  errors: ['NOT_FOUND'],
+  response: AdminQuestionSchema,
+});
+
 /** The calls of the server's questions feature. */
 export const questionsApi = {
   get: getAdminQuestion,
+  save: saveQuestion,
   editQuestion: editQuestion,
   editAnswer: editAnswer,
 } as const;

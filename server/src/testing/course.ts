@@ -23,6 +23,7 @@ export interface ApiClient {
   cookie: string;
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   post(url: string, payload: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, payload: unknown): Promise<LightMyRequestResponse>;
 }
 
 export function apiClient(app: FastifyInstance, cookie: string): ApiClient {
@@ -31,6 +32,7 @@ export function apiClient(app: FastifyInstance, cookie: string): ApiClient {
     cookie,
     get: (url, headers = {}) => send({ method: 'GET', url, headers }),
     post: (url, payload) => send({ method: 'POST', url, payload: payload as InjectOptions['payload'] }),
+    put: (url, payload) => send({ method: 'PUT', url, payload: payload as InjectOptions['payload'] }),
   };
 }
 

@@ -214,7 +214,10 @@ export async function typeInto(container: ParentNode, label: string, value: stri
 }
 
 /** Sets a control's value through the native setter and fires the event React listens to. */
-export async function setValue(control: HTMLInputElement | HTMLSelectElement, value: string): Promise<void> {
+export async function setValue(
+  control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  value: string,
+): Promise<void> {
   await act(async () => {
     Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')?.set?.call(control, value);
     control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { questionsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { serve, staffRoles } from '../../plugins/endpoint.ts';
-import { editAnswer, editQuestion, getAdminQuestion } from './questions.service.ts';
+import { editAnswer, editQuestion, getAdminQuestion, saveQuestion } from './questions.service.ts';
 
 // Decision 011: the question banks are edited by full admins; clerks and court-limited admins
 // do not change the course.
@@ -27,6 +27,17 @@ export function registerQuestionRoutes(app: FastifyInstance, { db, clock }: AppD
       content: body.content,
       contentEs: body.content_es,
       correct: body.correct,
+    }),
+  );
+
+  serve(app, questionsApi.save, editors, async ({ params, body, auth }) =>
+    saveQuestion(db, clock, {
+      staffId: auth.staffId,
+      questionId: params.id,
+      content: body.content,
+      contentEs: body.content_es,
+      answers: body.answers.map((answer) => ({ id: answer.id, content: answer.content, contentEs: answer.content_es })),
+      correctAnswerId: body.correct_answer_id,
     }),
   );
 }

@@ -158,3 +158,58 @@ export async function editAnswer(
     return getAdminQuestion(tx, answer.questionId);
   });
 }
+
+/**
+ * The question page's one Save (issue 16): the question's texts, every answer's texts and the
+ * correct answer, in one transaction, so a failure leaves the question as it was. Each change is
+ * made and audited as the spec's edit calls make it (one entry per question or answer changed);
+ * nothing changed writes nothing. Every answer sent must be one of this question's.
+ */
+export async function saveQuestion(
+  db: Db,
+  clock: Clock,
+  input: {
+    staffId: number;
+    questionId: number;
+    content: string;
+    contentEs: string;
+    answers: { id: number; content: string; contentEs: string }[];
+    correctAnswerId: number;
+  },
+): Promise<AdminQuestion> {
+  return db.transaction(async (tx) => {
+    const current = await getAdminQuestion(tx, input.questionId);
+    const own = new Set(current.answers.map((answer) => answer.id));
+    if (!input.answers.every((answer) => own.has(answer.id)) || !own.has(input.correctAnswerId)) {
+      throw notFound('No such answer of this question.');
+    }
+    await editQuestion(tx, clock, {
+      staffId: input.staffId,
+      questionId: input.questionId,
+      content: input.content,
+      contentEs: input.contentEs,
+    });
+    for (const answer of input.answers) {
+      await editAnswer(tx, clock, {
+        staffId: input.staffId,
+        answerId: answer.id,
+        content: answer.content,
+        contentEs: answer.contentEs,
+        ...(answer.id === input.correctAnswerId ? { correct: true } : {}),
+      });
+    }
+    // The correct answer may be one whose texts were not sent.
+    if (!input.answers.some((answer) => answer.id === input.correctAnswerId)) {
+      const chosen = current.answers.find((answer) => answer.id === input.correctAnswerId);
+      if (chosen) {
+        await editAnswer(tx, clock, {
+          staffId: input.staffId,
+          answerId: chosen.id,
+          content: chosen.content,
+          correct: true,
+        });
+      }
+    }
+    return getAdminQuestion(tx, input.questionId);
+  });
+}

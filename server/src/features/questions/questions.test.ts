@@ -299,6 +299,76 @@ describe('modify questions', () => {
     expect(key.filter((answer) => answer.isCorrect)).toHaveLength(1);
   });
 
+  describe('the question page’s one Save (issue 16)', () => {
+    const saveAll = (client: ApiClient, question: AdminQuestion, overrides: Record<string, unknown> = {}) =>
+      client.put(`/api/admin/questions/${String(question.id)}`, {
+        content: question.question,
+        content_es: question.question_es ?? '',
+        answers: question.answers.map((answer) => ({
+          id: answer.id,
+          content: answer.content,
+          content_es: answer.content_es ?? '',
+        })),
+        correct_answer_id: correctOf(question).id,
+        ...overrides,
+      });
+
+    it('saves the question, its answers and the correct answer together, auditing each change', async () => {
+      const question = await adminQuestion(admin, takeQuestionId());
+      const chosen = question.answers.find((answer) => !answer.correct)!;
+      const response = await saveAll(admin, question, {
+        content: '  Which sign means stop?  ',
+        answers: question.answers.map((answer) => ({
+          id: answer.id,
+          content: answer.id === chosen.id ? 'A red octagon' : answer.content,
+          content_es: answer.content_es ?? '',
+        })),
+        correct_answer_id: chosen.id,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const saved = response.json<AdminQuestion>();
+      expect(saved.question).toBe('Which sign means stop?');
+      expect(saved.answers.find((answer) => answer.id === chosen.id)).toMatchObject({
+        content: 'A red octagon',
+        correct: true,
+      });
+      expect(saved.answers.filter((answer) => answer.correct)).toHaveLength(1);
+      expect((await auditRowsFor('question', question.id)).map((row) => row.action)).toEqual(['edit_question']);
+      const [answerEntry] = await auditRowsFor('answer', chosen.id);
+      expect(answerEntry).toMatchObject({
+        after: { content: 'A red octagon', correct: true, correct_answer_id: chosen.id },
+      });
+    });
+
+    it('changes nothing when one answer sent is another question’s, or a text is empty', async () => {
+      const question = await adminQuestion(admin, takeQuestionId());
+      const other = await adminQuestion(admin, takeQuestionId());
+      const foreign = await saveAll(admin, question, {
+        content: 'A changed question that must not be saved',
+        correct_answer_id: other.answers[0]!.id,
+      });
+      expect(foreign.statusCode).toBe(404);
+      const empty = await saveAll(admin, question, {
+        content: 'Another change that must not be saved',
+        answers: question.answers.map((answer, index) => ({
+          id: answer.id,
+          content: index === 1 ? '   ' : answer.content,
+          content_es: '',
+        })),
+      });
+      expect(empty.statusCode).toBe(400);
+      expect(await adminQuestion(admin, question.id)).toEqual(question);
+      expect(await auditRowsFor('question', question.id)).toEqual([]);
+    });
+
+    it('is refused to a clerk and to a student', async () => {
+      const question = await adminQuestion(admin, takeQuestionId());
+      const clerk = await signedInStaff('clerk');
+      expect((await saveAll(clerk, question, { content: 'Clerk edit' })).statusCode).toBe(403);
+      expect((await adminQuestion(admin, question.id)).question).toBe(question.question);
+    });
+  });
+
   it('shows the edits to a super_admin in the audit log, newest first', async () => {
     const id = takeQuestionId();
     const question = await adminQuestion(admin, id);

@@ -2,7 +2,17 @@
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AdminQuestion, AuditEntry } from '@ts/contract';
-import { bodyOf, buttonsNamed, click, render, settled, stubApi, submit, type FetchCall } from '../../testing/page.tsx';
+import {
+  bodyOf,
+  buttonsNamed,
+  click,
+  render,
+  settled,
+  setValue,
+  stubApi,
+  submit,
+  type FetchCall,
+} from '../../testing/page.tsx';
 import { AuditPage } from './audit-page.tsx';
 import { QuestionEditPage } from './question-edit-page.tsx';
 import { previewOf, QuestionsPage } from './questions-page.tsx';
@@ -14,7 +24,6 @@ async function show(at: string, path: string, page: ReactNode): Promise<HTMLElem
   return container;
 }
 
-const posts = (calls: FetchCall[]) => calls.filter(([, init]) => init?.method === 'POST');
 const liveTexts = (container: HTMLElement) =>
   [...container.querySelectorAll('[aria-live=polite]')].map((region) => region.textContent).filter(Boolean);
 
@@ -72,12 +81,13 @@ describe('Edit question page (spec 2, 7, 8)', () => {
     ],
   };
 
-  function stubQuestionApi(postStatus: number) {
+  /** The page's calls answered: the question, and its one Save (PUT) with `saveStatus`. */
+  function stubQuestionApi(saveStatus: number) {
     return stubApi((_url, init) => {
-      if (init?.method === 'POST') {
-        return postStatus === 200
+      if (init?.method === 'PUT') {
+        return saveStatus === 200
           ? { status: 200, body: question }
-          : { status: postStatus, body: { error: { code: 'INTERNAL', message: 'x' } } };
+          : { status: saveStatus, body: { error: { code: 'INTERNAL', message: 'x' } } };
       }
       return { status: 200, body: question };
     });
@@ -86,8 +96,23 @@ describe('Edit question page (spec 2, 7, 8)', () => {
   const renderEdit = () =>
     show('/admin/modify-questions/7', '/admin/modify-questions/:questionId', <QuestionEditPage />);
 
-  async function submitForm(form: HTMLFormElement | null | undefined) {
-    await submit(form);
+  const saves = (calls: FetchCall[]) => calls.filter(([, init]) => init?.method === 'PUT');
+  /** What the one Save sends when nothing is changed. */
+  const unchanged = {
+    content: 'What does a red light mean?',
+    content_es: '',
+    answers: [
+      { id: 70, content: 'Stop', content_es: 'Alto' },
+      { id: 71, content: 'Go', content_es: '' },
+      { id: 72, content: 'Speed up', content_es: '' },
+    ],
+    correct_answer_id: 70,
+  };
+
+  async function save(page: HTMLElement) {
+    const buttons = buttonsNamed(page, 'Save');
+    expect(buttons).toHaveLength(1);
+    await submit(buttons[0]?.closest('form'));
     await settled();
   }
 
@@ -107,56 +132,63 @@ describe('Edit question page (spec 2, 7, 8)', () => {
     expect(page.querySelector('a')?.getAttribute('href')).toBe('/admin/modify-questions');
   });
 
-  it("saves the question and says 'Question saved!'", async () => {
+  it("saves the question and its answers with one Save and says 'Question saved!'", async () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
-    page.querySelector<HTMLTextAreaElement>('textarea[name=content]')!.value = 'What does a flashing red light mean?';
-    await submitForm(buttonsNamed(page, 'Save question')[0]?.closest('form'));
-    const [call] = posts(api.calls());
-    expect(call?.[0]).toBe('/api/admin/edit/question/7');
-    expect(bodyOf(call)).toEqual({ content: 'What does a flashing red light mean?', content_es: '' });
+    await setValue(page.querySelector('textarea[name=content]')!, 'What does a flashing red light mean?');
+    await save(page);
+    const [call] = saves(api.calls());
+    expect(call?.[0]).toBe('/api/admin/questions/7');
+    expect(bodyOf(call)).toEqual({ ...unchanged, content: 'What does a flashing red light mean?' });
     expect(liveTexts(page)).toEqual(['Question saved!']);
   });
 
   it("says 'Error saving question. Please try again' when the server refuses", async () => {
     stubQuestionApi(500);
     const page = await renderEdit();
-    await submitForm(buttonsNamed(page, 'Save question')[0]?.closest('form'));
+    await setValue(page.querySelector('textarea[name=content]')!, 'Changed');
+    await save(page);
     expect(liveTexts(page)).toEqual(['Error saving question. Please try again']);
   });
 
-  it("saves one answer and says 'Answer saved!' next to it", async () => {
+  it("says 'Answer saved!' when an answer changed, and 'Error saving answer. Please try again' when it could not be", async () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
-    const form = buttonsNamed(page, 'Save answer')[1]?.closest('form');
-    form!.querySelector<HTMLInputElement>('input[name=content]')!.value = 'Go ahead';
-    await submitForm(form);
-    const [call] = posts(api.calls());
-    expect(call?.[0]).toBe('/api/admin/edit/answer/71');
-    expect(bodyOf(call)).toEqual({ content: 'Go ahead', content_es: '' });
-    expect(form?.querySelector('[aria-live=polite]')?.textContent).toBe('Answer saved!');
+    await setValue(page.querySelector('input[name="answers.1.content"]')!, 'Go ahead');
+    await save(page);
+    expect(bodyOf(saves(api.calls())[0])).toEqual({
+      ...unchanged,
+      answers: [unchanged.answers[0], { id: 71, content: 'Go ahead', content_es: '' }, unchanged.answers[2]],
+    });
     expect(liveTexts(page)).toEqual(['Answer saved!']);
-  });
 
-  it("says 'Error saving answer. Please try again' when an answer cannot be saved", async () => {
     stubQuestionApi(400);
-    const page = await renderEdit();
-    await submitForm(buttonsNamed(page, 'Save answer')[2]?.closest('form'));
+    await setValue(page.querySelector('input[name="answers.2.content"]')!, 'Speed up a lot');
+    await save(page);
     expect(liveTexts(page)).toEqual(['Error saving answer. Please try again']);
   });
 
-  it('makes the chosen answer the correct one, with its saved text, when the choice is saved', async () => {
+  it('marks an emptied answer and sends nothing', async () => {
+    const api = stubQuestionApi(200);
+    const page = await renderEdit();
+    const answer = page.querySelector<HTMLInputElement>('input[name="answers.1.content"]')!;
+    await setValue(answer, '   ');
+    await save(page);
+    expect(saves(api.calls())).toEqual([]);
+    expect(answer.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(answer);
+  });
+
+  it('makes the chosen answer the correct one when the question is saved', async () => {
     const api = stubQuestionApi(200);
     const page = await renderEdit();
     const radios = page.querySelectorAll<HTMLInputElement>('input[type=radio]');
     await click(radios[2]);
     await settled();
-    expect(posts(api.calls())).toEqual([]);
+    expect(saves(api.calls())).toEqual([]);
     expect(radios[2]?.checked).toBe(true);
-    await submitForm(buttonsNamed(page, 'Save correct answer')[0]?.closest('form'));
-    const [call] = posts(api.calls());
-    expect(call?.[0]).toBe('/api/admin/edit/answer/72');
-    expect(bodyOf(call)).toEqual({ content: 'Speed up', correct: true });
+    await save(page);
+    expect(bodyOf(saves(api.calls())[0])).toEqual({ ...unchanged, correct_answer_id: 72 });
     expect(liveTexts(page)).toEqual(['Answer saved!']);
   });
 

@@ -1,12 +1,15 @@
-import { useId, useState, type FormEvent, type TextareaHTMLAttributes } from 'react';
+import { useId, useState, type Ref, type TextareaHTMLAttributes } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type AdminQuestion, questionsApi } from '@ts/contract';
+import { z } from 'zod';
+import { type AdminQuestion, type SaveQuestion, SaveQuestionSchema, questionsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
 type Message = { tone: 'success' | 'error'; text: string } | null;
@@ -33,93 +36,73 @@ function SaveMessage({ message }: { message: Message }) {
   );
 }
 
-function TextArea({ label, ...props }: { label: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+function TextArea({
+  label,
+  error,
+  ref,
+  ...props
+}: {
+  label: string;
+  error?: string | undefined;
+  ref?: Ref<HTMLTextAreaElement>;
+} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <textarea id={id} rows={4} className={textareaClass} {...props} />
+      <textarea
+        ref={ref}
+        id={id}
+        rows={4}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={textareaClass}
+        {...props}
+      />
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-red-800">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
+/** The page's form: the call's own checks, with the correct answer as the radio gives it. */
+const QuestionFormSchema = SaveQuestionSchema.extend({
+  correct_answer_id: z.string().pipe(z.coerce.number<string>().int().positive()),
+});
+type QuestionFormValues = z.input<typeof QuestionFormSchema>;
+
+const valuesOf = (question: AdminQuestion): QuestionFormValues => ({
+  content: question.question,
+  content_es: question.question_es ?? '',
+  answers: question.answers.map((answer) => ({
+    id: answer.id,
+    content: answer.content,
+    content_es: answer.content_es ?? '',
+  })),
+  correct_answer_id: String(question.answers.find((answer) => answer.correct)?.id ?? ''),
+});
+
 /**
  * Spec 2 /admin/modify-questions/{questionId}: edit a question, each of its answers, and which
- * answer is correct. Texts are plain text (the quiz shows them as text, never as HTML). Results
- * already given keep their own copy, so an edit only changes what later quizzes show.
+ * answer is correct, with one Save (issue 16) that keeps all of it or none. Texts are plain text
+ * (the quiz shows them as text, never as HTML). Results already given keep their own copy, so an
+ * edit only changes what later quizzes show.
  */
 export function QuestionEditPage() {
   const { t } = useTranslation();
   const { questionId = '' } = useParams();
   const id = Number(questionId);
-  const queryClient = useQueryClient();
-  const queryKey = ['admin-question', id];
   const question = useQuery({
-    queryKey,
+    queryKey: ['admin-question', id],
     queryFn: () => callApi(questionsApi.get, { params: { id } }),
     enabled: Number.isInteger(id) && id > 0,
     retry: false,
   });
-  const [busy, setBusy] = useState(false);
-  const [questionMessage, setQuestionMessage] = useState<Message>(null);
-  const [answerMessages, setAnswerMessages] = useState<Record<number, Message>>({});
-  const [correctMessage, setCorrectMessage] = useState<Message>(null);
-  /** The answer chosen in the Correct answer group, until it is saved. */
-  const [choice, setChoice] = useState<number | null>(null);
-
-  function saved(next: AdminQuestion) {
-    queryClient.setQueryData(queryKey, next);
-    void queryClient.invalidateQueries({ queryKey: ['admin-questions'] });
-  }
-
-  async function saveQuestion(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setQuestionMessage(null);
-    try {
-      saved(
-        await callApi(questionsApi.editQuestion, {
-          params: { id },
-          body: { content: String(form.get('content') ?? ''), content_es: String(form.get('content_es') ?? '') },
-        }),
-      );
-      setQuestionMessage({ tone: 'success', text: t('questions.questionSaved') });
-    } catch {
-      setQuestionMessage({ tone: 'error', text: t('questions.questionError') });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function saveAnswer(answerId: number, body: { content: string; content_es?: string; correct?: boolean }) {
-    setBusy(true);
-    const show = (message: Message) =>
-      body.correct ? setCorrectMessage(message) : setAnswerMessages((all) => ({ ...all, [answerId]: message }));
-    show(null);
-    try {
-      saved(await callApi(questionsApi.editAnswer, { params: { id: answerId }, body }));
-      if (body.correct) setChoice(null);
-      show({ tone: 'success', text: t('questions.answerSaved') });
-    } catch {
-      show({ tone: 'error', text: t('questions.answerError') });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  function submitAnswer(answerId: number) {
-    return (event: FormEvent<HTMLFormElement>) => {
-      event.preventDefault();
-      const form = new FormData(event.currentTarget);
-      void saveAnswer(answerId, {
-        content: String(form.get('content') ?? ''),
-        content_es: String(form.get('content_es') ?? ''),
-      });
-    };
-  }
 
   const backLink = (
     <Link to="/admin/modify-questions" className="font-semibold text-blue-800 underline">
@@ -139,8 +122,6 @@ export function QuestionEditPage() {
     );
   }
   const data = question.data;
-  const correct = data.answers.find((answer) => answer.correct);
-
   return (
     <div className="space-y-6">
       <p>{backLink}</p>
@@ -151,96 +132,109 @@ export function QuestionEditPage() {
         </p>
         {!data.active && <p className="mt-1 text-slate-700">{t('questions.retired')}</p>}
       </div>
+      <QuestionForm key={data.id} question={data} />
+    </div>
+  );
+}
 
-      <form
-        onSubmit={(event) => void saveQuestion(event)}
-        aria-labelledby="question-heading"
-        className="space-y-4 rounded-lg bg-white p-6 shadow"
-      >
+function QuestionForm({ question }: { question: AdminQuestion }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<Message>(null);
+  const form = useSchemaForm(QuestionFormSchema, valuesOf(question));
+  const errorOf = useFieldErrors(form);
+  const answersShown = useWatch({ control: form.control, name: 'answers' });
+  const save = useMutation({
+    mutationFn: (body: SaveQuestion) => callApi(questionsApi.save, { params: { id: question.id }, body }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['admin-question', question.id], saved);
+      // The list shows the question's text; a quiz drawn from now on shows the new texts.
+      return queryClient.invalidateQueries({ queryKey: ['admin-questions'] });
+    },
+  });
+
+  async function submit(values: SaveQuestion) {
+    setMessage(null);
+    // Spec 8's words for what this Save changed: the question, its answers, or both.
+    const { dirtyFields } = form.formState;
+    const questionChanged = Boolean(dirtyFields.content ?? dirtyFields.content_es);
+    const answersChanged = Boolean(dirtyFields.answers ?? dirtyFields.correct_answer_id);
+    const parts = [
+      ...(questionChanged || !answersChanged ? ['question'] : []),
+      ...(answersChanged ? ['answer'] : []),
+    ] as const;
+    try {
+      const saved = await save.mutateAsync(values);
+      form.reset(valuesOf(saved));
+      setMessage({ tone: 'success', text: parts.map((part) => t(`questions.${part}Saved`)).join(' ') });
+    } catch {
+      setMessage({ tone: 'error', text: parts.map((part) => t(`questions.${part}Error`)).join(' ') });
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)} className="space-y-6">
+      <section aria-labelledby="question-heading" className="space-y-4 rounded-lg bg-white p-6 shadow">
         <h2 id="question-heading" className="text-lg font-semibold">
           {t('questions.questionHeading')}
         </h2>
-        <TextArea label={t('questions.questionLabel')} name="content" defaultValue={data.question} required />
+        <TextArea label={t('questions.questionLabel')} error={errorOf('content')} {...form.register('content')} />
         <TextArea
           label={t('questions.questionEsLabel')}
-          name="content_es"
-          defaultValue={data.question_es ?? ''}
           rows={3}
+          error={errorOf('content_es')}
+          {...form.register('content_es')}
         />
-        <Button type="submit" disabled={busy}>
-          {t('questions.saveQuestion')}
-        </Button>
-        <SaveMessage message={questionMessage} />
-      </form>
+      </section>
 
       <section aria-labelledby="answers-heading" className="space-y-4 rounded-lg bg-white p-6 shadow">
         <h2 id="answers-heading" className="text-lg font-semibold">
           {t('questions.answersHeading')}
         </h2>
         <ol className="space-y-4">
-          {data.answers.map((answer, index) => (
-            <li key={answer.id}>
-              <form
-                onSubmit={submitAnswer(answer.id)}
-                aria-label={t('questions.answerLabel', { number: index + 1 })}
-                className="space-y-3 rounded-md border border-slate-200 p-4"
-              >
-                <TextField
-                  label={t('questions.answerLabel', { number: index + 1 })}
-                  name="content"
-                  defaultValue={answer.content}
-                  hint={answer.correct ? t('questions.isCorrect') : undefined}
-                  required
-                />
-                <TextField
-                  label={t('questions.answerEsLabel', { number: index + 1 })}
-                  name="content_es"
-                  defaultValue={answer.content_es ?? ''}
-                />
-                <Button type="submit" variant="secondary" disabled={busy}>
-                  {t('questions.saveAnswer')}
-                </Button>
-                <SaveMessage message={answerMessages[answer.id] ?? null} />
-              </form>
+          {question.answers.map((answer, index) => (
+            <li key={answer.id} className="space-y-3 rounded-md border border-slate-200 p-4">
+              <TextField
+                label={t('questions.answerLabel', { number: index + 1 })}
+                error={errorOf(`answers.${index}.content`)}
+                {...form.register(`answers.${index}.content`)}
+              />
+              <TextField
+                label={t('questions.answerEsLabel', { number: index + 1 })}
+                error={errorOf(`answers.${index}.content_es`)}
+                {...form.register(`answers.${index}.content_es`)}
+              />
             </li>
           ))}
         </ol>
-      </section>
-
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          const chosen = data.answers.find((answer) => answer.id === (choice ?? correct?.id));
-          if (chosen) void saveAnswer(chosen.id, { content: chosen.content, correct: true });
-        }}
-        className="rounded-lg bg-white p-6 shadow"
-      >
         <fieldset>
           <legend className="text-lg font-semibold">{t('questions.correctAnswer')}</legend>
           <p className="text-sm text-slate-700">{t('questions.correctHint')}</p>
           <div className="mt-3 space-y-2">
-            {data.answers.map((answer, index) => (
+            {question.answers.map((answer, index) => (
               <label key={answer.id} className="flex items-start gap-3">
                 <input
                   type="radio"
-                  name="correct-answer"
-                  value={answer.id}
+                  value={String(answer.id)}
                   className="mt-1 h-4 w-4 shrink-0"
-                  checked={answer.id === (choice ?? correct?.id)}
-                  onChange={() => setChoice(answer.id)}
+                  {...form.register('correct_answer_id')}
                 />
                 <span className="break-words">
-                  {t('questions.answerLabel', { number: index + 1 })}: {answer.content}
+                  {t('questions.answerLabel', { number: index + 1 })}: {answersShown[index]?.content ?? answer.content}
                 </span>
               </label>
             ))}
           </div>
         </fieldset>
-        <Button type="submit" className="mt-4" disabled={busy}>
-          {t('questions.saveCorrect')}
+      </section>
+
+      {/* One Save for the question and its answers, kept in view at the foot of the screen. */}
+      <div className="sticky bottom-0 -mx-4 border-t border-slate-200 bg-white/95 px-4 py-3 sm:mx-0 sm:rounded-lg sm:border sm:shadow">
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? t('common.loading') : t('questions.save')}
         </Button>
-        <SaveMessage message={correctMessage} />
-      </form>
-    </div>
+        <SaveMessage message={message} />
+      </div>
+    </form>
   );
 }
