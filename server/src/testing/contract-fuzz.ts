@@ -118,7 +118,12 @@ export function sampleFor(schema: z.ZodType): unknown {
   if (schema instanceof z.ZodEnum) return (schema.options as unknown[])[0];
   if (schema instanceof z.ZodLiteral) return [...(schema.values as Set<unknown>)][0];
   if (schema instanceof z.ZodNull) return null;
-  if (schema instanceof z.ZodArray) return [sampleFor(schema.element as z.ZodType)];
+  if (schema instanceof z.ZodArray) {
+    // As many elements as the array must have (a question's answers: at least two).
+    const checks = (schema.def.checks ?? []) as { _zod: { def: { check: string; minimum?: number } } }[];
+    const minimum = checks.find((check) => check._zod.def.check === 'min_length')?._zod.def.minimum ?? 1;
+    return Array.from({ length: Math.max(1, minimum) }, () => sampleFor(schema.element as z.ZodType));
+  }
   return 's';
 }
 

@@ -47,6 +47,9 @@ interface World {
   deliveryIds: Record<Court, number>;
   questionId: number;
   answerId: number;
+  /** Every answer of the question, and which is correct (for the one Save). */
+  answers: { id: number; content: string }[];
+  correctAnswerId: number;
   answerContent: string;
   questionContent: string;
   /** A clerk account the super_admin's account routes act on. */
@@ -242,6 +245,21 @@ const ROWS: Row[] = [
     expected: rolesMay(['admin', 'super_admin']),
   },
   {
+    // Issue 16's one Save: the question as it is, sent back unchanged.
+    route: 'PUT /api/admin/questions/:id',
+    request: (world) => ({
+      method: 'PUT',
+      url: `/api/admin/questions/${String(world.questionId)}`,
+      payload: {
+        content: world.questionContent,
+        content_es: '',
+        answers: world.answers.map((answer) => ({ id: answer.id, content: answer.content, content_es: '' })),
+        correct_answer_id: world.correctAnswerId,
+      },
+    }),
+    expected: rolesMay(['admin', 'super_admin']),
+  },
+  {
     route: 'POST /api/admin/edit/answer/:id',
     request: (world) => ({
       method: 'POST',
@@ -366,8 +384,10 @@ async function buildWorld(t: TestApp): Promise<World> {
 
   const [question] = await t.db.select().from(questions).where(eq(questions.chapterId, 1)).limit(1);
   if (!question) throw new Error('the course has no questions');
-  const [answer] = await t.db.select().from(answers).where(eq(answers.questionId, question.id)).limit(1);
-  if (!answer) throw new Error('the question has no answers');
+  const choices = await t.db.select().from(answers).where(eq(answers.questionId, question.id));
+  const answer = choices[0];
+  const correct = choices.find((choice) => choice.isCorrect);
+  if (!answer || !correct) throw new Error('the question has no answers');
 
   return {
     t,
@@ -381,6 +401,8 @@ async function buildWorld(t: TestApp): Promise<World> {
     questionContent: question.question,
     answerId: answer.id,
     answerContent: answer.content,
+    answers: choices.map((choice) => ({ id: choice.id, content: choice.content })),
+    correctAnswerId: correct.id,
     target: await createStaff(t.db, { role: 'clerk' }),
   };
 }

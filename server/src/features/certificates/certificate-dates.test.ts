@@ -9,6 +9,11 @@ describe('parseCompletionDate (the completion date a super_admin types)', () => 
     expect(parseCompletionDate('December 31, 2025', TODAY)).toBe('2025-12-31');
   });
 
+  it('reads a date picker’s 2023-01-01 as itself (issue 16)', () => {
+    expect(parseCompletionDate('2023-01-01', TODAY)).toBe('2023-01-01');
+    expect(parseCompletionDate('2026-11-22', TODAY)).toBe('2026-11-22');
+  });
+
   it('accepts February 29 of a leap year and refuses it in any other year', () => {
     expect(parseCompletionDate('February 29, 2024', TODAY)).toBe('2024-02-29');
     expect(parseCompletionDate('February 29, 2023', TODAY)).toBeNull();
@@ -27,7 +32,8 @@ describe('parseCompletionDate (the completion date a super_admin types)', () => 
     ['day zero', 'January 0, 2023'],
     ['the 31st of a 30-day month', 'April 31, 2023'],
     ['a numeric date', '1/1/2023'],
-    ['an ISO date', '2023-01-01'],
+    ['an ISO date of a day the month does not have', '2023-02-30'],
+    ['an ISO date in the future', '2026-11-23'],
     ['a missing comma', 'January 1 2023'],
     ['a two-digit year', 'January 1, 23'],
     ['trailing junk', 'January 1, 2023 at noon'],

@@ -2,14 +2,22 @@ import { MONTHS } from '../../platform/pdf/certificate-pdf.ts';
 
 /**
  * Spec 2: the completion date a super_admin types, like 'January 1, 2023', parsed strictly: a full
- * English month name, a real day, a four-digit year, not in the future. Returns YYYY-MM-DD or null.
+ * English month name, a real day, a four-digit year, not in the future; or as a date picker gives
+ * it, 2023-01-01 (issue 16). Returns YYYY-MM-DD or null.
  */
 export function parseCompletionDate(text: string, today: Date): string | null {
-  const match = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
-  if (!match) return null;
-  const month = MONTHS.indexOf(match[1] ?? '');
-  const day = Number(match[2]);
-  const year = Number(match[3]);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  const written = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
+  let year: number;
+  let month: number;
+  let day: number;
+  if (iso) {
+    [year, month, day] = [Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])];
+  } else if (written) {
+    [year, month, day] = [Number(written[3]), MONTHS.indexOf(written[1] ?? ''), Number(written[2])];
+  } else {
+    return null;
+  }
   if (month < 0) return null;
   const date = new Date(Date.UTC(year, month, day));
   if (date.getUTCMonth() !== month || date.getUTCDate() !== day || year < 2000 || date > today) return null;

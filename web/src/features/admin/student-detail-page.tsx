@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { useLocation, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +20,8 @@ import { DataTable } from '../../components/data-table.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useStoredUser } from '../../lib/session.ts';
-import { formatShortDate } from '../../lib/dates.ts';
+import { formatDay, formatShortDate, schoolToday } from '../../lib/dates.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
@@ -126,15 +129,6 @@ export function StudentDetailPage() {
     }
   }
 
-  function generate(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const completionDate = String(new FormData(event.currentTarget).get('completionDate') ?? '');
-    void act(
-      () => callApi(certificatesApi.issue, { query: { noEmail: '1' }, body: { studentId: id, completionDate } }),
-      t('errors.unexpected'),
-    );
-  }
-
   if (detail.isLoading) {
     return (
       <div className="space-y-6">
@@ -217,25 +211,17 @@ export function StudentDetailPage() {
       </dl>
 
       {isSuperAdmin && (
-        <form
-          onSubmit={generate}
-          className="flex flex-col gap-3 rounded-lg bg-white p-6 shadow sm:flex-row sm:items-end"
-        >
-          <div className="flex-1">
-            {/* The server issues a new certificate only for a finished course (issue 13). */}
-            <TextField
-              label={t('adminStudent.completionDate')}
-              name="completionDate"
-              placeholder="January 1, 2023"
-              required
-              disabled={!complete}
-              hint={complete ? undefined : t('adminStudent.generateNeedsCompletion')}
-            />
-          </div>
-          <Button type="submit" disabled={busy || !complete}>
-            {t('adminStudent.generate')}
-          </Button>
-        </form>
+        <GenerateCertificateForm
+          complete={complete}
+          busy={busy}
+          onGenerate={(completionDate) =>
+            act(
+              () =>
+                callApi(certificatesApi.issue, { query: { noEmail: '1' }, body: { studentId: id, completionDate } }),
+              t('errors.unexpected'),
+            )
+          }
+        />
       )}
 
       <section aria-labelledby="certificates-heading" className="rounded-lg bg-white p-6 shadow">
@@ -309,5 +295,60 @@ export function StudentDetailPage() {
         </ul>
       </section>
     </div>
+  );
+}
+
+/** A completion date: a day of the calendar, not after today on the school's. */
+const GenerateSchema = z.object({
+  completionDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .refine((day) => day <= schoolToday()),
+});
+
+/**
+ * Spec 2: a super_admin generates a certificate with a completion date, chosen with the browser's
+ * date picker (issue 16) and said back in the reader's language; the server issues a certificate
+ * only for a finished course (issue 13).
+ */
+function GenerateCertificateForm({
+  complete,
+  busy,
+  onGenerate,
+}: {
+  complete: boolean;
+  busy: boolean;
+  onGenerate: (completionDate: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(GenerateSchema, { completionDate: '' });
+  const errorOf = useFieldErrors(form);
+  const chosen = useWatch({ control: form.control, name: 'completionDate' });
+  const hint = !complete
+    ? t('adminStudent.generateNeedsCompletion')
+    : /^\d{4}-\d{2}-\d{2}$/.test(chosen)
+      ? formatDay(chosen)
+      : undefined;
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(({ completionDate }) => onGenerate(completionDate))(event)}
+      className="flex flex-col gap-3 rounded-lg bg-white p-6 shadow sm:flex-row sm:items-start"
+    >
+      <div className="flex-1">
+        <TextField
+          label={t('adminStudent.completionDate')}
+          type="date"
+          max={schoolToday()}
+          disabled={!complete}
+          hint={hint}
+          error={errorOf('completionDate', t('adminStudent.completionDateInvalid'))}
+          {...form.register('completionDate')}
+        />
+      </div>
+      <Button type="submit" className="sm:mt-6" disabled={busy || !complete}>
+        {t('adminStudent.generate')}
+      </Button>
+    </form>
   );
 }
