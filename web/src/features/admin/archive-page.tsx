@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { certificatesApi } from '@ts/contract';
@@ -6,8 +7,12 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
+import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+
+/** A licence number or an email address, as the archive call takes it. */
+const ArchiveSearchSchema = z.object({ search: z.string().trim().min(1).max(254) });
 
 /** Spec 2 /admin/archive: certificates of every enrolment, archived too, by licence number or email. */
 export function ArchivePage() {
@@ -19,19 +24,23 @@ export function ArchivePage() {
     enabled: search !== '',
   });
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSearch(String(new FormData(event.currentTarget).get('search') ?? '').trim());
-  }
+  const form = useSchemaForm(ArchiveSearchSchema, { search: '' });
+  const errorOf = useFieldErrors(form);
 
   return (
     <div className="space-y-6">
       <PageHeading className="text-2xl font-bold">{t('admin.pages.archive')}</PageHeading>
-      <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form
+        noValidate
+        onSubmit={(event) => void form.handleSubmit((values) => setSearch(values.search))(event)}
+        className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      >
         <div className="flex-1">
-          <TextField label={t('archive.searchLabel')} name="search" />
+          <TextField label={t('archive.searchLabel')} error={errorOf('search')} {...form.register('search')} />
         </div>
-        <Button type="submit">{t('archive.search')}</Button>
+        <Button type="submit" className="sm:mt-6">
+          {t('archive.search')}
+        </Button>
       </form>
       {search === '' && <p className="text-slate-700">{t('archive.start')}</p>}
       {results.isError && <Alert>{t('certificates.fetchError')}</Alert>}
