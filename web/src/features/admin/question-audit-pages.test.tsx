@@ -5,6 +5,7 @@ import type { AdminQuestion, AuditEntry } from '@ts/contract';
 import {
   bodyOf,
   buttonsNamed,
+  byLabel,
   click,
   render,
   settled,
@@ -15,7 +16,7 @@ import {
 } from '../../testing/page.tsx';
 import { AuditPage } from './audit-page.tsx';
 import { QuestionEditPage } from './question-edit-page.tsx';
-import { previewOf, QuestionsPage } from './questions-page.tsx';
+import { matchesSearch, previewOf, QuestionsPage } from './questions-page.tsx';
 
 /** Renders the page at `at` under the route `path` and waits for its calls to be answered. */
 async function show(at: string, path: string, page: ReactNode): Promise<HTMLElement> {
@@ -58,6 +59,34 @@ describe('Modify Questions list (spec 2, 9)', () => {
       ],
       [['Second chapter question?', '/admin/modify-questions/3']],
     ]);
+  });
+
+  it('finds a question by words in any order, without case or accents, or by its number', () => {
+    const question = { id: 123, question: 'When must you yield at a Señal de alto?' };
+    expect(matchesSearch(question, 'senal YIELD')).toBe(true);
+    expect(matchesSearch(question, '#123')).toBe(true);
+    expect(matchesSearch(question, '123')).toBe(true);
+    expect(matchesSearch(question, '12')).toBe(false);
+    expect(matchesSearch(question, 'merge')).toBe(false);
+    expect(matchesSearch(question, '   ')).toBe(true);
+  });
+
+  it('filters the list by chapter and search from the address, and says how many are shown', async () => {
+    stubApi(() => ({
+      status: 200,
+      body: [
+        { id: 1, chapter_id: 1, question: 'When may you pass on the right?' },
+        { id: 2, chapter_id: 1, question: 'What does a yellow light mean?' },
+        { id: 3, chapter_id: 2, question: 'When may you pass a school bus?' },
+      ],
+    }));
+    const page = await show('/admin/modify-questions?q=pass&chapter=1', '/admin/modify-questions', <QuestionsPage />);
+    expect([...page.querySelectorAll('section a')].map((link) => link.textContent)).toEqual([
+      'When may you pass on the right?',
+    ]);
+    expect(page.querySelector('[role=status]')?.textContent).toBe('Showing 1 of 3 questions');
+    expect(byLabel(page, 'Search questions').value).toBe('pass');
+    expect(byLabel(page, 'Chapter').value).toBe('1');
   });
 
   it('says so when the questions cannot be loaded', async () => {

@@ -1,8 +1,9 @@
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { contentApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
+import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -16,13 +17,47 @@ export function previewOf(text: string): string {
   return `${characters.slice(0, QUESTION_PREVIEW_LENGTH).join('').trimEnd()}…`;
 }
 
-/** Spec 2 /admin/modify-questions: every question of the banks, grouped by chapter. */
+/** Text compared without case or accents: "senal" finds "Señal". */
+const comparable = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase();
+
+/** Whether a question matches the search: words of its text in any order, or its number ("#123" or "123"). */
+export function matchesSearch(question: { id: number; question: string }, search: string): boolean {
+  const wanted = comparable(search.trim());
+  if (wanted === '') return true;
+  if (/^#?\d+$/.test(wanted)) return String(question.id) === wanted.replace('#', '');
+  const text = comparable(question.question);
+  return wanted.split(/\s+/).every((word) => text.includes(word));
+}
+
+/**
+ * Spec 2 /admin/modify-questions: every question of the banks, grouped by chapter, with a search
+ * and a chapter filter (issue 16: the whole bank is some 300 links). Both live in the address,
+ * so Back from a question returns to the same list.
+ */
 export function QuestionsPage() {
   const { t } = useTranslation();
   const questions = useQuery({ queryKey: ['admin-questions'], queryFn: () => callApi(contentApi.questions) });
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const chapterFilter = params.get('chapter') ?? '';
+  const setFilter = (key: 'q' | 'chapter', value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === '') next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
+  const allChapters = [...new Set((questions.data ?? []).map((question) => question.chapter_id))].sort((a, b) => a - b);
+  const shown = (questions.data ?? []).filter(
+    (question) =>
+      (chapterFilter === '' || String(question.chapter_id) === chapterFilter) && matchesSearch(question, search),
+  );
 
   const chapters = new Map<number, { id: number; question: string }[]>();
-  for (const question of questions.data ?? []) {
+  for (const question of shown) {
     const list = chapters.get(question.chapter_id) ?? [];
     list.push(question);
     chapters.set(question.chapter_id, list);
@@ -34,6 +69,32 @@ export function QuestionsPage() {
       {questions.isLoading && <p>{t('common.loading')}</p>}
       {questions.isError && <Alert>{t('questions.loadError')}</Alert>}
       {questions.data?.length === 0 && <p className="text-slate-700">{t('questions.none')}</p>}
+      {questions.data && questions.data.length > 0 && (
+        <div className="grid gap-4 rounded-lg bg-white p-4 shadow sm:grid-cols-[2fr_1fr]">
+          <TextField
+            type="search"
+            label={t('questions.search')}
+            hint={t('questions.searchHint')}
+            value={search}
+            onChange={(event) => setFilter('q', event.target.value)}
+          />
+          <SelectField
+            label={t('questions.chapterFilter')}
+            value={chapterFilter}
+            onChange={(event) => setFilter('chapter', event.target.value)}
+          >
+            <option value="">{t('questions.allChapters')}</option>
+            {allChapters.map((chapter) => (
+              <option key={chapter} value={chapter}>
+                {t('questions.chapter', { number: chapter })}
+              </option>
+            ))}
+          </SelectField>
+          <p role="status" className="text-sm text-slate-700 sm:col-span-2">
+            {t('questions.shown', { shown: shown.length, total: questions.data.length })}
+          </p>
+        </div>
+      )}
       {[...chapters.entries()]
         .sort(([a], [b]) => a - b)
         .map(([chapterId, list]) => (
