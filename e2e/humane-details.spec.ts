@@ -9,6 +9,7 @@ import {
   fillRegistration,
   newStudentDetails,
   registerPaidStudent,
+  signInAsAdmin,
   signInAsStudent,
   test,
 } from './fixtures.ts';
@@ -338,6 +339,40 @@ test.describe('at 375 px', () => {
     await menuButton.click();
     await menu.getByRole('button', { name: 'Close menu' }).click();
     await expect(menu).toBeHidden();
+  });
+});
+
+test.describe('staff pages at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the students table has a payment column, sorts by its headers and says where it scrolls sideways; questions can be searched', async ({
+    page,
+    request,
+  }) => {
+    const student = await registerPaidStudent(request);
+    await signInAsAdmin(page);
+    await expect(page).toHaveURL(/\/admin$/);
+    await page.goto(`/admin/students?search=${student.last_name}`);
+    const row = page.getByRole('row').filter({ hasText: student.email });
+    await expect(row).toContainText(/Paid \d{1,2}\/\d{1,2}\/\d{4}/);
+    await expect(page.getByText('Scroll sideways to see every column')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Students' })).toBeVisible();
+    await page.getByRole('button', { name: 'Court' }).click();
+    await expect(page).toHaveURL(/sort=court&order=asc/);
+    await expect(page.getByRole('columnheader', { name: 'Court' })).toHaveAttribute('aria-sort', 'ascending');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.goto('/admin/modify-questions');
+    await expect(page.getByRole('status')).toHaveText(/^Showing (\d+) of \1 questions$/);
+    const links = page.getByRole('main').getByRole('link');
+    const all = await links.count();
+    expect(all).toBeGreaterThan(40);
+    await page.getByLabel('Chapter', { exact: true }).selectOption({ label: 'Chapter 2' });
+    await page.getByLabel('Search questions').fill('zzzz no such words');
+    await expect(page.getByRole('status')).toHaveText(/^Showing 0 of \d+ questions$/);
+    await page.getByLabel('Search questions').fill('');
+    await expect.poll(() => links.count()).toBeLessThan(all);
+    await expect(page.getByRole('heading', { level: 2, name: 'Chapter 1' })).toHaveCount(0);
   });
 });
 

@@ -118,6 +118,10 @@ export const AdminStudentRowSchema = z.object({
 });
 export type AdminStudentRow = z.infer<typeof AdminStudentRowSchema>;
 
+/** The columns the students list sorts by (issue 16); by default the newest registration first (spec 2). */
+export const ADMIN_STUDENT_SORTS = ['name', 'court', 'registered', 'completed'] as const;
+export type AdminStudentSort = (typeof ADMIN_STUDENT_SORTS)[number];
+
 const listAdminStudents = defineEndpoint({
   method: 'GET',
   path: '/api/admin/students',
@@ -125,6 +129,8 @@ const listAdminStudents = defineEndpoint({
     searchTerm: z.string().trim().max(100).optional(),
     page: PageParam.default(1),
     courtId: IdParam.optional(),
+    sort: z.enum(ADMIN_STUDENT_SORTS).default('registered'),
+    order: z.enum(['asc', 'desc']).default('desc'),
   }),
   response: z.object({
     rows: z.array(AdminStudentRowSchema),

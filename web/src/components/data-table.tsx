@@ -1,4 +1,5 @@
-import type { HTMLAttributes, ReactNode } from 'react';
+import { useEffect, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** One column of a DataTable: its header, and what each row shows in it. */
 export interface Column<Row> {
@@ -8,7 +9,11 @@ export interface Column<Row> {
   className?: string;
   /** The cell names its row: a <th scope="row">, as screen readers announce it with each cell. */
   rowHeader?: boolean;
+  /** The key the table's `onSort` is given when this column's header is pressed: a sortable column. */
+  sortKey?: string;
 }
+
+export type SortOrder = 'asc' | 'desc';
 
 interface DataTableProps<Row> {
   columns: readonly Column<Row>[];
@@ -26,6 +31,27 @@ interface DataTableProps<Row> {
   rowProps?: (row: Row) => HTMLAttributes<HTMLTableRowElement>;
   /** Rows after the data (a total), already marked up. */
   footer?: ReactNode;
+  /** The column the rows are sorted by (its sortKey) and which way; shown on its header. */
+  sort?: { key: string; order: SortOrder };
+  /** A sortable column's header was pressed. */
+  onSort?: (key: string) => void;
+}
+
+/** Whether the element is wider than the room it has, kept up to date as either changes. */
+function useOverflows<E extends HTMLElement>(): [React.RefObject<E | null>, boolean] {
+  const ref = useRef<E>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setOverflows(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return [ref, overflows];
 }
 
 const STYLES = {
@@ -48,44 +74,80 @@ export function DataTable<Row>({
   variant = 'plain',
   rowProps,
   footer,
+  sort,
+  onSort,
 }: DataTableProps<Row>) {
+  const { t } = useTranslation();
   const style = STYLES[variant];
+  const [scroller, overflows] = useOverflows<HTMLDivElement>();
   const classOf = (column: Column<Row>) => [style.cell, column.className].filter(Boolean).join(' ');
   // A row header reads as ordinary text unless its column asks for a weight of its own.
   const rowHeaderClassOf = (column: Column<Row>) =>
     column.className?.includes('font-') ? classOf(column) : `${classOf(column)} font-normal`;
+  const header = (column: Column<Row>) => {
+    if (!column.sortKey || !onSort) return column.header;
+    const active = sort?.key === column.sortKey;
+    return (
+      <button
+        type="button"
+        onClick={() => onSort(column.sortKey!)}
+        className="inline-flex items-center gap-1 font-semibold underline decoration-dotted underline-offset-4"
+      >
+        {column.header}
+        <span aria-hidden="true">{active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}</span>
+      </button>
+    );
+  };
+  const ariaSort = (column: Column<Row>) => {
+    if (!column.sortKey || !onSort) return undefined;
+    if (sort?.key !== column.sortKey) return 'none' as const;
+    return sort.order === 'asc' ? ('ascending' as const) : ('descending' as const);
+  };
   return (
-    <div className={style.wrapper}>
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        {caption && <caption className="sr-only">{caption}</caption>}
-        <thead className={style.thead}>
-          <tr>
-            {columns.map((column, index) => (
-              <th key={index} scope="col" className={`${classOf(column)} font-semibold`}>
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className={`divide-y divide-slate-200 text-slate-900 ${style.body}`}>
-          {rows.map((row, rowIndex) => (
-            <tr key={rowKey(row, rowIndex)} {...rowProps?.(row)}>
-              {columns.map((column, index) =>
-                column.rowHeader ? (
-                  <th key={index} scope="row" className={rowHeaderClassOf(column)}>
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td key={index} className={classOf(column)}>
-                    {column.cell(row)}
-                  </td>
-                ),
-              )}
+    <>
+      {/* Issue 16: on a phone a wide table scrolls sideways; say so where it does. */}
+      {overflows && (
+        <p className="mt-2 text-sm text-slate-700" aria-hidden="true">
+          {t('common.scrollHint')} →
+        </p>
+      )}
+      <div
+        ref={scroller}
+        className={style.wrapper}
+        // A table that scrolls can be scrolled by keyboard too (focus it, then the arrow keys).
+        {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': caption ?? t('common.scrollHint') } : {})}
+      >
+        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+          {caption && <caption className="sr-only">{caption}</caption>}
+          <thead className={style.thead}>
+            <tr>
+              {columns.map((column, index) => (
+                <th key={index} scope="col" aria-sort={ariaSort(column)} className={`${classOf(column)} font-semibold`}>
+                  {header(column)}
+                </th>
+              ))}
             </tr>
-          ))}
-          {footer}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className={`divide-y divide-slate-200 text-slate-900 ${style.body}`}>
+            {rows.map((row, rowIndex) => (
+              <tr key={rowKey(row, rowIndex)} {...rowProps?.(row)}>
+                {columns.map((column, index) =>
+                  column.rowHeader ? (
+                    <th key={index} scope="row" className={rowHeaderClassOf(column)}>
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={index} className={classOf(column)}>
+                      {column.cell(row)}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+            {footer}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
-import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow } from '@ts/contract';
+import { and, asc, count, desc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow, type AdminStudentSort } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courts, staff, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -41,14 +41,40 @@ function matchesSearchTerm(searchTerm: string): SQL | undefined {
 }
 
 /**
- * Spec 2 /admin/students: active enrolments, newest first, a page at a time (pages start at 1),
+ * The order of the list: by the chosen column, then newest first and by id, so a page boundary
+ * never shows a student twice or skips one. Students not yet finished sort after the finished
+ * ones whichever way the completion column is sorted.
+ */
+function orderOf(sort: AdminStudentSort, order: 'asc' | 'desc'): SQL[] {
+  const direction = order === 'asc' ? asc : desc;
+  const tieBreak = [desc(students.createdAt), desc(students.id)];
+  switch (sort) {
+    case 'name':
+      return [direction(sql`lower(${students.lastName})`), direction(sql`lower(${students.firstName})`), ...tieBreak];
+    case 'court':
+      return [direction(courts.name), ...tieBreak];
+    case 'completed':
+      return [sql`${students.completedAt} is null`, direction(students.completedAt), ...tieBreak];
+    case 'registered':
+      return [direction(students.createdAt), direction(students.id)];
+  }
+}
+
+/**
+ * Spec 2 /admin/students: active enrolments, newest first (or by the column asked), a page at a time (pages start at 1),
  * with the number of all matches. An admin limited to one court sees only that court's students,
  * whatever court the query names (another court's filter simply finds nothing).
  */
 export async function listAdminStudents(
   db: Db,
   auth: StaffAuth,
-  query: { searchTerm?: string | undefined; page: number; courtId?: number | undefined },
+  query: {
+    searchTerm?: string | undefined;
+    page: number;
+    courtId?: number | undefined;
+    sort?: AdminStudentSort | undefined;
+    order?: 'asc' | 'desc' | undefined;
+  },
 ): Promise<{ rows: AdminStudentRow[]; total: number; page: number; pageSize: number }> {
   const where = and(
     isNull(students.archivedAt),
@@ -72,7 +98,7 @@ export async function listAdminStudents(
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(where)
-    .orderBy(desc(students.createdAt), desc(students.id))
+    .orderBy(...orderOf(query.sort ?? 'registered', query.order ?? 'desc'))
     .limit(ADMIN_STUDENTS_PAGE_SIZE)
     .offset((query.page - 1) * ADMIN_STUDENTS_PAGE_SIZE);
   const [totals] = await db.select({ n: count() }).from(students).where(where);

@@ -220,6 +220,56 @@ describe('admin students: GET /api/admin/students and the detail', () => {
       ]);
     });
 
+    describe('sorting (issue 16)', () => {
+      it('sorts by last then first name, either way, without regard to case', async () => {
+        const countyCourt = await createCourt(t.db);
+        const named = async (firstName: string, lastName: string) =>
+          (await createStudent(t.db, { courtId: countyCourt.id, firstName, lastName })).id;
+        const zed = await named('Ann', 'zed');
+        const adamsBo = await named('Bo', 'Adams');
+        const adamsAl = await named('al', 'adams');
+        expect(await listIds({ courtId: countyCourt.id, sort: 'name', order: 'asc' })).toEqual([
+          adamsAl,
+          adamsBo,
+          zed,
+        ]);
+        expect(await listIds({ courtId: countyCourt.id, sort: 'name', order: 'desc' })).toEqual([
+          zed,
+          adamsBo,
+          adamsAl,
+        ]);
+      });
+
+      it('sorts by court name, by registration, and by completion with the unfinished last either way', async () => {
+        const countyId = (await createCourt(t.db)).countyId;
+        const alpha = await createCourt(t.db, { countyId, name: `Alpha Sort Court ${String(countyId)}` });
+        const beta = await createCourt(t.db, { countyId, name: `Beta Sort Court ${String(countyId)}` });
+        const at = (days: number) => new Date(Date.UTC(2026, 5, 1) + days * DAY);
+        const term = `sortcase${String(countyId)}`;
+        const make = (courtId: number, created: number, completed: number | null) =>
+          createStudent(t.db, {
+            courtId,
+            lastName: term,
+            createdAt: at(created),
+            completedAt: completed === null ? null : at(completed),
+          });
+        const a = await make(beta.id, 0, 5);
+        const b = await make(alpha.id, 1, null);
+        const c = await make(alpha.id, 2, 3);
+        const ids = (sort: string, order: string) => listIds({ searchTerm: term, sort, order });
+        expect(await ids('court', 'asc')).toEqual([c.id, b.id, a.id]);
+        expect(await ids('court', 'desc')).toEqual([a.id, c.id, b.id]);
+        expect(await ids('registered', 'asc')).toEqual([a.id, b.id, c.id]);
+        expect(await ids('completed', 'asc')).toEqual([c.id, a.id, b.id]);
+        expect(await ids('completed', 'desc')).toEqual([a.id, c.id, b.id]);
+      });
+
+      it('refuses a sort it does not know with a 400', async () => {
+        expect((await list({ sort: 'password' })).statusCode).toBe(400);
+        expect((await list({ sort: 'name', order: 'sideways' })).statusCode).toBe(400);
+      });
+    });
+
     it('pages by 20: with 25 matches page 1 has 20, page 2 the last 5, page 3 none, all with the total 25', async () => {
       const court = await createCourt(t.db);
       const ids: number[] = [];

@@ -2,10 +2,10 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type AdminStudentRow, adminStudentsApi } from '@ts/contract';
+import { ADMIN_STUDENT_SORTS, type AdminStudentRow, type AdminStudentSort, adminStudentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type SortOrder } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
@@ -19,11 +19,19 @@ export const STUDENT_SEARCH_DELAY_MS = 300;
 /** The contract's page limit: a page number typed into the address bar goes no further. */
 const MAX_PAGE = 100_000;
 
-type ListChange = { search?: string; court?: string; page?: number };
+type ListChange = { search?: string; court?: string; page?: number; sort?: AdminStudentSort; order?: SortOrder };
+
+/** Which way a column sorts first: names and courts A to Z, dates newest first. */
+const DEFAULT_ORDER: Record<AdminStudentSort, SortOrder> = {
+  name: 'asc',
+  court: 'asc',
+  registered: 'desc',
+  completed: 'desc',
+};
 
 /**
- * Spec 2 /admin/students: search (debounced), court filter and pages. The search, court and page
- * live in the address (?search=&court=&page=), so Back from a student's detail returns to the same
+ * Spec 2 /admin/students: search (debounced), court filter, sorting and pages. They live in the
+ * address (?search=&court=&sort=&order=&page=), so Back from a student's detail returns to the same
  * list. A court-limited admin has no court filter: the server shows them their court only.
  */
 export function StudentsPage() {
@@ -38,6 +46,18 @@ export function StudentsPage() {
   const court = courtLimited ? '' : (params.get('court') ?? '');
   const courtId = /^\d+$/.test(court) && Number(court) > 0 ? Number(court) : undefined;
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(params.get('page'))) || 1));
+  // Issue 16: sorted by a column, newest registration first unless asked otherwise (spec 2).
+  const sortParam = params.get('sort');
+  const sort: AdminStudentSort = ADMIN_STUDENT_SORTS.find((key) => key === sortParam) ?? 'registered';
+  const order: SortOrder =
+    params.get('order') === 'asc' ? 'asc' : params.get('order') === 'desc' ? 'desc' : DEFAULT_ORDER[sort];
+
+  /** A header pressed: its column the other way round, or a new column its natural way first. */
+  function sortBy(key: string) {
+    const next = ADMIN_STUDENT_SORTS.find((known) => known === key) ?? 'registered';
+    const nextOrder = next === sort ? (order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[next];
+    changeList({ sort: next, order: nextOrder, page: 1 }, { replace: true });
+  }
 
   function changeList(change: ListChange, options: { replace: boolean }) {
     setParams((current) => {
@@ -71,8 +91,17 @@ export function StudentsPage() {
   }, [searchTerm]);
 
   const list = useQuery({
-    queryKey: ['admin-students', searchTerm, courtId ?? null, page],
-    queryFn: () => callApi(adminStudentsApi.list, { query: { ...(searchTerm ? { searchTerm } : {}), page, courtId } }),
+    queryKey: ['admin-students', searchTerm, courtId ?? null, page, sort, order],
+    queryFn: () =>
+      callApi(adminStudentsApi.list, {
+        query: {
+          ...(searchTerm ? { searchTerm } : {}),
+          page,
+          courtId,
+          // Spec 2's call as it is for the default order; the sort only when another is chosen.
+          ...(sort === 'registered' && order === 'desc' ? {} : { sort, order }),
+        },
+      }),
     placeholderData: keepPreviousData,
   });
   const data = list.data;
@@ -126,6 +155,8 @@ export function StudentsPage() {
               caption={t('admin.pages.students')}
               rows={data.rows}
               rowKey={(student) => student.id}
+              sort={{ key: sort, order }}
+              onSort={sortBy}
               rowProps={(student) => ({
                 className: 'cursor-pointer hover:bg-slate-50',
                 onClick: (event) => {
@@ -138,6 +169,7 @@ export function StudentsPage() {
                 { header: t('adminStudents.columns.id'), cell: (student) => student.id },
                 {
                   header: t('adminStudents.columns.first_name'),
+                  sortKey: 'name',
                   cell: (student) => (
                     <Link
                       to={`/admin/students/${String(student.id)}`}
@@ -159,15 +191,35 @@ export function StudentsPage() {
                   className: 'whitespace-nowrap',
                   cell: (student) => student.dl_number,
                 },
-                { header: t('adminStudents.columns.court_name'), cell: (student) => student.court_name },
+                {
+                  header: t('adminStudents.columns.court_name'),
+                  sortKey: 'court',
+                  cell: (student) => student.court_name,
+                },
+                {
+                  header: t('adminStudents.columns.payment'),
+                  className: 'whitespace-nowrap',
+                  cell: (student) =>
+                    student.payment_at ? (
+                      <span className="rounded-full bg-green-100 px-2.5 py-1 font-semibold text-green-900">
+                        {t('adminStudents.paidOn', { date: formatShortDate(student.payment_at) })}
+                      </span>
+                    ) : (
+                      <span className="rounded-full bg-amber-100 px-2.5 py-1 font-semibold text-amber-900">
+                        {t('adminStudents.notPaid')}
+                      </span>
+                    ),
+                },
                 {
                   header: t('adminStudents.columns.completed_at'),
+                  sortKey: 'completed',
                   className: 'whitespace-nowrap',
                   cell: (student) =>
                     student.completed_at ? formatShortDate(student.completed_at) : t('adminStudent.inProgress'),
                 },
                 {
                   header: t('adminStudents.columns.created_at_formatted'),
+                  sortKey: 'registered',
                   className: 'whitespace-nowrap',
                   cell: (student) => student.created_at_formatted,
                 },

@@ -81,13 +81,24 @@ describe('Students page (spec 2 /admin/students)', () => {
     body: { rows, total, page, pageSize: 20 },
   });
 
-  it('shows the eight columns with their headings, a completion date or In Progress, and the page count', async () => {
+  it('shows the spec’s eight columns and the payment, a completion date or In Progress, and the page count', async () => {
     signInAs('admin');
-    answerStudents(() => listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z' }), row(1)], 25));
+    answerStudents(() =>
+      listAnswer([row(2, { completed_at: '2026-11-20T12:00:00Z', payment_at: '2026-11-24T07:30:00Z' }), row(1)], 25),
+    );
     const page = renderAt(<StudentsPage />, '/admin/students', '/admin/students');
     await settled();
 
-    const headings = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.textContent);
+    // The sort arrows are drawn for the eye only.
+    const headingText = (cell: Element) =>
+      [...cell.childNodes]
+        .flatMap((node) =>
+          node instanceof Element && node.querySelector('[aria-hidden]') ? [...node.childNodes] : [node],
+        )
+        .filter((node) => !(node instanceof Element && node.getAttribute('aria-hidden') === 'true'))
+        .map((node) => node.textContent)
+        .join('');
+    const headings = [...page.querySelectorAll('th[scope=col]')].map(headingText);
     expect(headings).toEqual([
       'ID',
       'First name',
@@ -95,15 +106,40 @@ describe('Students page (spec 2 /admin/students)', () => {
       'Email',
       "Driver's license",
       'Court',
+      'Payment',
       'Completed',
       'Registered',
     ]);
+    // Issue 16: name, court, completed and registered sort; the list is newest first to begin with.
+    const sorted = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.getAttribute('aria-sort'));
+    expect(sorted).toEqual([null, 'none', null, null, null, 'none', null, 'none', 'descending']);
     const cells = [...page.querySelectorAll('tbody tr')].map((tr) =>
       [...tr.querySelectorAll('td')].map((cell) => cell.textContent),
     );
     expect(cells).toEqual([
-      ['2', 'Maria', 'Lopez2', 'maria2@example.com', 'D2', 'Alameda Traffic Court', '11/20/2026', 'November 22, 2026'],
-      ['1', 'Maria', 'Lopez1', 'maria1@example.com', 'D1', 'Alameda Traffic Court', 'In Progress', 'November 22, 2026'],
+      [
+        '2',
+        'Maria',
+        'Lopez2',
+        'maria2@example.com',
+        'D2',
+        'Alameda Traffic Court',
+        // 07:30 UTC on the 24th is still the 23rd at the school (America/Los_Angeles).
+        'Paid 11/23/2026',
+        '11/20/2026',
+        'November 22, 2026',
+      ],
+      [
+        '1',
+        'Maria',
+        'Lopez1',
+        'maria1@example.com',
+        'D1',
+        'Alameda Traffic Court',
+        'Not paid',
+        'In Progress',
+        'November 22, 2026',
+      ],
     ]);
     expect(page.textContent).toContain('Page 1 of 2');
     expect(buttonNamed(page, 'Previous')).toBeUndefined();
@@ -125,6 +161,24 @@ describe('Students page (spec 2 /admin/students)', () => {
     expect(page.textContent).toContain('Page 2 of 2');
     expect(buttonNamed(page, 'Previous')).toBeDefined();
     expect(buttonNamed(page, 'Next')).toBeUndefined();
+  });
+
+  it('sorts by a column when its header is pressed, A to Z first, then the other way, back on page 1', async () => {
+    signInAs('admin');
+    const api = answerStudents(() => listAnswer([row(1)], 1));
+    const page = renderAt(<StudentsPage />, '/admin/students?page=2', '/admin/students');
+    await settled();
+    const courtHeader = () => [...page.querySelectorAll('th[scope=col]')][5]!;
+
+    await click(courtHeader().querySelector('button'));
+    await settled();
+    expect(queryOf(api.calls().at(-1))).toEqual({ page: '1', sort: 'court', order: 'asc' });
+    expect(courtHeader().getAttribute('aria-sort')).toBe('ascending');
+
+    await click(courtHeader().querySelector('button'));
+    await settled();
+    expect(queryOf(api.calls().at(-1))).toEqual({ page: '1', sort: 'court', order: 'desc' });
+    expect(courtHeader().getAttribute('aria-sort')).toBe('descending');
   });
 
   it('searches once typing pauses for 300 ms, with one request, back on page 1', async () => {
