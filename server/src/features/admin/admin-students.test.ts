@@ -228,11 +228,7 @@ describe('admin students: GET /api/admin/students and the detail', () => {
         const zed = await named('Ann', 'zed');
         const adamsBo = await named('Bo', 'Adams');
         const adamsAl = await named('al', 'adams');
-        expect(await listIds({ courtId: countyCourt.id, sort: 'name', order: 'asc' })).toEqual([
-          adamsAl,
-          adamsBo,
-          zed,
-        ]);
+        expect(await listIds({ courtId: countyCourt.id, sort: 'name', order: 'asc' })).toEqual([adamsAl, adamsBo, zed]);
         expect(await listIds({ courtId: countyCourt.id, sort: 'name', order: 'desc' })).toEqual([
           zed,
           adamsBo,
