@@ -9,7 +9,7 @@ import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
 import { registerVideos } from './plugins/videos.ts';
-import { registerWeb } from './plugins/web.ts';
+import { loadAppPage, registerWeb } from './plugins/web.ts';
 import { describePublicConfig } from './features/health/public-config.ts';
 import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
@@ -99,7 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   // Limits apply only to the routes that ask for one (the public certificate check).
   await app.register(fastifyRateLimit, { global: false });
-  registerSecurityHeaders(app, { stripe: deps.payments.name === 'stripe', https: config.secureCookies });
+  // The app page is built once at start; its inlined stylesheet's hash goes into the CSP.
+  const appPage = loadAppPage(deps.webDist ?? null, describePublicConfig(deps));
+  registerSecurityHeaders(app, {
+    stripe: deps.payments.name === 'stripe',
+    https: config.secureCookies,
+    styleHashes: appPage?.styleHashes ?? [],
+  });
 
   app.decorateRequest('getAuth', function (this: FastifyRequest) {
     return Promise.resolve(null as Auth | null);
@@ -142,6 +148,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 
   await registerVideos(app, config.videoBaseUrl);
-  await registerWeb(app, deps.webDist ?? null, describePublicConfig(deps));
+  await registerWeb(app, deps.webDist ?? null, appPage);
   return app;
 }

@@ -12,7 +12,10 @@ import helmet from 'helmet';
  * answer gets the finished values (issue 15): run per request, as @fastify/helmet does, it
  * rebuilt the policy every time and cost a fifth of a light call's throughput.
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: { stripe: boolean; https: boolean }): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { stripe: boolean; https: boolean; styleHashes?: string[] },
+): void {
   const headers = securityHeaders(options);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
@@ -20,8 +23,15 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { stripe:
   });
 }
 
-/** What helmet would set on an answer, as a header object. */
-export function securityHeaders(options: { stripe: boolean; https: boolean }): Record<string, string> {
+/**
+ * What helmet would set on an answer, as a header object. `styleHashes` admits the app page's own
+ * stylesheet, written into the page (plugins/web.ts), and no other inline style.
+ */
+export function securityHeaders(options: {
+  stripe: boolean;
+  https: boolean;
+  styleHashes?: string[];
+}): Record<string, string> {
   const stripe = (...hosts: string[]) => (options.stripe ? hosts : []);
   const middleware = helmet({
     contentSecurityPolicy: {
@@ -29,7 +39,7 @@ export function securityHeaders(options: { stripe: boolean; https: boolean }): R
       directives: {
         'default-src': ["'self'"],
         'script-src': ["'self'", ...stripe('https://js.stripe.com')],
-        'style-src': ["'self'"],
+        'style-src': ["'self'", ...(options.styleHashes ?? [])],
         'img-src': ["'self'", 'data:', ...stripe('https://*.stripe.com')],
         'media-src': ["'self'"],
         'connect-src': ["'self'", ...stripe('https://api.stripe.com')],

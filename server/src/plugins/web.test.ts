@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,6 +132,27 @@ describe('serving the web app', () => {
       expect(response.body).toBe(pageWith('Sun &#38; Safe &#60;Driving&#62; School', configBlock(json)));
       // The bare file, with its placeholders, is never served.
       expect((await other.app.inject({ method: 'GET', url: '/index.html' })).statusCode).toBe(404);
+    } finally {
+      await other.close();
+      fs.rmSync(build.root, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the built stylesheet into the page and admits exactly it in the CSP by its hash', async () => {
+    const build = makeWebBuild();
+    const css = 'body{color:#0f172a}';
+    fs.writeFileSync(path.join(build.webDist, 'assets', 'app-1a2b.css'), css);
+    fs.writeFileSync(
+      path.join(build.webDist, 'index.html'),
+      INDEX_HTML.replace('</head>', '<link rel="stylesheet" crossorigin href="/assets/app-1a2b.css"></head>'),
+    );
+    const other = await buildTestApp({ webDist: build.webDist });
+    try {
+      const response = await other.app.inject({ method: 'GET', url: '/login' });
+      expect(response.body).toContain(`<style>${css}</style>`);
+      expect(response.body).not.toContain('rel="stylesheet"');
+      const hash = createHash('sha256').update(css).digest('base64');
+      expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash}'`);
     } finally {
       await other.close();
       fs.rmSync(build.root, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -13,14 +14,8 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.u
  * not under /api, so deep links such as /content/2/7 work on reload. An unknown /api path is a
  * JSON 404, never the HTML.
  */
-export async function registerWeb(
-  app: FastifyInstance,
-  webDist: string | null,
-  publicConfig: PublicConfig,
-): Promise<void> {
-  const hasBuild = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
-  const page = hasBuild ? buildAppPage(webDist, publicConfig) : null;
-  if (hasBuild) {
+export async function registerWeb(app: FastifyInstance, webDist: string | null, page: AppPage | null): Promise<void> {
+  if (webDist !== null && page !== null) {
     // preCompressed: the build wrote .br and .gz copies (web/vite-precompress.ts); the browser
     // gets the smallest it accepts, and the original when it accepts neither.
     await app.register(fastifyStatic, {
@@ -52,11 +47,22 @@ export async function registerWeb(
   });
 }
 
-interface AppPage {
+export interface AppPage {
   raw: Buffer;
   br: Buffer;
   gzip: Buffer;
+  /** The CSP source of each stylesheet written into the page ('sha256-…'), for style-src. */
+  styleHashes: string[];
 }
+
+/** The built app page, or null when there is no build (the API alone, as in most tests). */
+export function loadAppPage(webDist: string | null, publicConfig: PublicConfig): AppPage | null {
+  if (webDist === null || !fs.existsSync(path.join(webDist, 'index.html'))) return null;
+  return buildAppPage(webDist, publicConfig);
+}
+
+/** A built stylesheet link: its file's text goes into the page instead. */
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g;
 
 /** What the page shows before its script runs (web/index.html): the school's name, in place of this. */
 const SCHOOL_NAME_SLOT = /<!--school-name-->[^<]*<!--\/school-name-->/g;
@@ -77,8 +83,16 @@ function buildAppPage(webDist: string, publicConfig: PublicConfig): AppPage {
     .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
     .replace(SCHOOL_NAME_SLOT, name)
     .replace('</head>', `    ${configBlock}\n  </head>`);
-  const raw = Buffer.from(html);
-  return { raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }) };
+  // The stylesheet is written into the page (issue 16): the first paint then waits for the page
+  // alone, not for a second request on a slow phone. The CSP admits exactly this text by its hash.
+  const styleHashes: string[] = [];
+  const inlined = html.replace(STYLESHEET_LINK, (_link, file: string) => {
+    const css = fs.readFileSync(path.join(webDist, file), 'utf8').replace(/<\/style/gi, '<\\/style');
+    styleHashes.push(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    return `<style>${css}</style>`;
+  });
+  const raw = Buffer.from(inlined);
+  return { raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }), styleHashes };
 }
 
 function sendAppPage(request: FastifyRequest, reply: FastifyReply, page: AppPage): FastifyReply {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { SessionUser } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { staffPolicyRole } from '../features/admin/staff-role.ts';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { PageHeading } from '../components/page-heading.tsx';
 
 export function NotFoundPage() {

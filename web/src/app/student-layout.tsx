@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
 import { useCompletedChapters } from '../features/course/course-queries.ts';
 import { IdentityCheckDialog } from '../features/course/identity-check.tsx';

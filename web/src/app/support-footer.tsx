@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { usePublicConfig } from '../lib/queries.ts';
 
 /** Spec 1: the support contact address, from SUPPORT_EMAIL. */

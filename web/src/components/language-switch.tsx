@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { LANGUAGES, setLanguage, type Language } from '../lib/i18n.ts';
 
 /** The spec's translation widget (en, es), done with the app's own translations. */

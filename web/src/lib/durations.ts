@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from './i18n.ts';
 
 /** "7 min 30 s", "1 h 5 min", "0 s" in the page's language. */
 export function formatDuration(totalSeconds: number, t: TFunction): string {

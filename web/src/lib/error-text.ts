@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from './i18n.ts';
 import type { ErrorCode } from '@ts/contract';
 import { ApiError } from './api.ts';
 import { formatDay, formatMoment } from './dates.ts';

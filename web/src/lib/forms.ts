@@ -8,7 +8,7 @@ import {
   type Path,
   type UseFormReturn,
 } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n.ts';
 import type { z } from 'zod';
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { z } from 'zod';
 import { STAFF_PASSWORD_MIN_LENGTH, StaffPasswordSchema, staffApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';

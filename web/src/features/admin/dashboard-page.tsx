@@ -1,7 +1,7 @@
 import { schoolToday } from '../../lib/dates.ts';
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { type ReportRow, type Stat, type StatName, dashboardApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable } from '../../components/data-table.tsx';

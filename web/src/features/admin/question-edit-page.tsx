@@ -2,7 +2,7 @@ import { useId, useState, type Ref, type TextareaHTMLAttributes } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { z } from 'zod';
 import { type AdminQuestion, type SaveQuestion, SaveQuestionSchema, questionsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { contentApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';

@@ -3,7 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { useLocation, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import {
   type AdminStudent,
   type AdminStudentRow,

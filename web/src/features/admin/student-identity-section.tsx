@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { AdminIdentity } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { AdminStudent } from '@ts/contract';
 import { DataTable } from '../../components/data-table.tsx';
 import { formatDuration } from '../../lib/durations.ts';

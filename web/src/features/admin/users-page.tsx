@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useWatch, type UseFormRegisterReturn } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import {
   SET_PASSWORD_LINK_HOURS,
   type Court,

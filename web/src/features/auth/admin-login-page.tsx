@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { type AdminLogin, AdminLoginSchema, authApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';

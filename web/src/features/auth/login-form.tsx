@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { DefaultValues, FieldValues, Path } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { z } from 'zod';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';

@@ -1,5 +1,5 @@
 import { Navigate, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Alert } from '../../components/alert.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
 import { Stepper } from '../../components/stepper.tsx';

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { type Quiz, FINAL_EXAM_CHAPTER, contentApi, progressApi, quizApi } from '@ts/contract';
 import { callApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../lib/i18n.ts';
+import type { TFunction } from '../../lib/i18n.ts';
 import { type IdentityCheckState, type OpenIdentityCheck, identityChecksApi } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { Dialog, DialogActions } from '../../components/dialog.tsx';

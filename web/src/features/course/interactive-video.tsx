@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { Video } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { usePublicConfig } from '../../lib/queries.ts';

@@ -1,5 +1,5 @@
 import { Link, Navigate, useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { QuizResultSchema, type StudentRules } from '@ts/contract';
 import { buttonClass } from '../../components/button.tsx';
 import { usePublicConfig } from '../../lib/queries.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { FINAL_EXAM_CHAPTER, type SeatTimeStatus, seatTimeApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';

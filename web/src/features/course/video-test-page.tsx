@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Alert } from '../../components/alert.tsx';
 import { usePublicConfig } from '../../lib/queries.ts';
 

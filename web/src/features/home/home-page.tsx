@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { buttonClass } from '../../components/button.tsx';
 import { useStoredUser } from '../../lib/session.ts';
 import { DeadlineNotice, useStudentRules } from '../rules/rules-messages.tsx';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Button } from '../../components/button.tsx';
 
 /** Spec 2: 'Pay ${amount} now', 'Loading...' while submitting, disabled until the provider is ready. */

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { type PaymentProviderInfo, authApi, paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
@@ -9,10 +9,13 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { formatAmount } from './format-amount.ts';
 import { returnStatusMessageKey } from './payment-messages.ts';
-import { getStripe, StripeCheckout } from './stripe-checkout.tsx';
 import { TestCheckout } from './test-checkout.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
+
+// Stripe's React parts are fetched only when the school takes cards through Stripe: the test
+// provider, the default run and every page but this never load them (issue 16).
+const StripeCheckout = lazy(async () => ({ default: (await import('./stripe-checkout.tsx')).StripeCheckout }));
 
 /** A positive whole id from navigation state (`studentId`, and the court's as `courtId`), else null. */
 function readStateId(state: unknown, key: 'studentId' | 'courtId'): number | null {
@@ -108,11 +111,13 @@ function Checkout({
             {t('pay.courseFee')} <strong>${price}</strong>
           </p>
           {intent.data && provider.provider === 'stripe' && provider.publishableKey && (
-            <StripeCheckout
-              publishableKey={provider.publishableKey}
-              clientSecret={intent.data.clientSecret}
-              amount={price}
-            />
+            <Suspense fallback={<p>{t('common.loading')}</p>}>
+              <StripeCheckout
+                publishableKey={provider.publishableKey}
+                clientSecret={intent.data.clientSecret}
+                amount={price}
+              />
+            </Suspense>
           )}
           {intent.data && provider.provider === 'test' && (
             <TestCheckout
@@ -130,6 +135,7 @@ function Checkout({
 
 async function retrieveStatus(provider: PaymentProviderInfo, clientSecret: string, intentId: string): Promise<string> {
   if (provider.provider === 'stripe' && provider.publishableKey) {
+    const { getStripe } = await import('./stripe-checkout.tsx');
     const stripe = await getStripe(provider.publishableKey);
     if (!stripe) throw new Error('Stripe.js did not load');
     const { paymentIntent } = await stripe.retrievePaymentIntent(clientSecret);

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 // The pure entry loads Stripe.js only when loadStripe is called, never on import.
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { StripeElementLocale } from '@stripe/stripe-js';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { TextField } from '../../components/field.tsx';

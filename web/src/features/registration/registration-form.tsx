@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Controller, useController, useWatch, type UseFormReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../lib/i18n.ts';
+import type { TFunction } from '../../lib/i18n.ts';
 import { z } from 'zod';
 import { type Court, DOB_PATTERN, REGISTRATION_FIELDS, RegistrationSchema, US_STATES } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { describe, expect, it } from 'vitest';
 import type { Quiz, StudentRules } from '@ts/contract';
 import { ApiError } from '../../lib/api.ts';

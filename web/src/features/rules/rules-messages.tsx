@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../lib/i18n.ts';
+import type { TFunction } from '../../lib/i18n.ts';
 import { type ErrorCode, type Quiz, rulesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';

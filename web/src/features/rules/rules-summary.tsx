@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation } from '../../lib/i18n.ts';
+import type { TFunction } from '../../lib/i18n.ts';
 import { type RulesSummary, rulesApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { formatLimit } from '../../lib/durations.ts';
