@@ -108,20 +108,24 @@ export const QuizResultSchema = z.object({
 });
 export type QuizResult = z.infer<typeof QuizResultSchema>;
 
+/** A quiz's answers as Submit Quiz sends them (spec 7 POST /quiz/score). */
+export const QuizSubmissionSchema = z.object({
+  studentId: Id,
+  /** 1-4, or 6 for the final exam. */
+  chapter: Id,
+  /** The attempt being answered; without it, the student's open attempt for that chapter. */
+  attemptId: Id.optional(),
+  questions: z
+    .array(z.object({ question: Id, answer: Id }))
+    .min(1)
+    .max(50),
+});
+export type QuizSubmission = z.input<typeof QuizSubmissionSchema>;
+
 const scoreQuiz = defineEndpoint({
   method: 'POST',
   path: '/api/quiz/score',
-  body: z.object({
-    studentId: Id,
-    /** 1-4, or 6 for the final exam. */
-    chapter: Id,
-    /** The attempt being answered; without it, the student's open attempt for that chapter. */
-    attemptId: Id.optional(),
-    questions: z
-      .array(z.object({ question: Id, answer: Id }))
-      .min(1)
-      .max(50),
-  }),
+  body: QuizSubmissionSchema,
   errors: [
     'NOT_FOUND',
     'CHAPTER_LOCKED',

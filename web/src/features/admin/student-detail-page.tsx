@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { useLocation, useParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import {
   type AdminStudent,
@@ -112,20 +112,20 @@ export function StudentDetailPage() {
     retry: false,
   });
   const [actionError, setActionError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Spec 2: the page reloads after an action (mark paid, resend, generate, unlock...).
+  const action = useMutation({
+    mutationFn: (run: () => Promise<unknown>) => run(),
+    onSuccess: () => detail.refetch(),
+  });
+  const busy = action.isPending;
 
-  // Spec 2: the page reloads after an action.
-  async function act(action: () => Promise<unknown>, failureText: string) {
-    setBusy(true);
+  async function act(run: () => Promise<unknown>, failureText: string) {
     setActionError(null);
     try {
-      await action();
-      await detail.refetch();
+      await action.mutateAsync(run);
     } catch (error) {
       // A refusal the staff member can act on (a date not understood) says why; anything else the action's own words.
       setActionError(error instanceof ApiError && error.status === 400 ? errorText(error, t) : failureText);
-    } finally {
-      setBusy(false);
     }
   }
 

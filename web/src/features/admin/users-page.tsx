@@ -333,18 +333,18 @@ export function UsersPage() {
   const [shown, setShown] = useState<ShownLink | null>(null);
   const [editing, setEditing] = useState<StaffAccount | null>(null);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  const [sendingFor, setSendingFor] = useState<number | null>(null);
+  const issueLink = useMutation({
+    mutationFn: (account: StaffAccount) => callApi(staffApi.issueSetPasswordLink, { params: { id: account.id } }),
+  });
+  const sendingFor = issueLink.isPending ? (issueLink.variables?.id ?? null) : null;
 
   async function sendLink(account: StaffAccount) {
     setNotice(null);
-    setSendingFor(account.id);
     try {
-      const link = await callApi(staffApi.issueSetPasswordLink, { params: { id: account.id } });
+      const link = await issueLink.mutateAsync(account);
       setShown({ name: account.name, email: account.email, link });
     } catch (caught) {
       setNotice({ tone: 'error', text: errorText(caught, t) });
-    } finally {
-      setSendingFor(null);
     }
   }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { FINAL_EXAM_CHAPTER, certificatesApi, progressApi, quizApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type QuizSubmission, certificatesApi, progressApi, quizApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
@@ -106,7 +106,9 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const quiz = useQuiz(chapterId);
   const [chosen, setChosen] = useState<Record<number, number>>({});
   const [showMissing, setShowMissing] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const score = useMutation({ mutationFn: (body: QuizSubmission) => callApi(quizApi.score, { body }) });
+  // Busy from the click until the results page opens (the progress is refreshed in between).
+  const submitting = score.isPending || score.isSuccess;
   const [submitError, setSubmitError] = useState<string | null>(null);
   // Identity checks (decision 012): a draw refused for one opens the question; once it is
   // answered the dialog draws the quiz again.
@@ -158,16 +160,13 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       document.getElementById(`question-${String(missing[0]!.id)}`)?.focus();
       return;
     }
-    setSubmitting(true);
     setSubmitError(null);
     try {
-      const result = await callApi(quizApi.score, {
-        body: {
-          studentId,
-          chapter: chapterId,
-          attemptId: quiz.data.attemptId,
-          questions: questions.map((question) => ({ question: question.id, answer: chosen[question.id]! })),
-        },
+      const result = await score.mutateAsync({
+        studentId,
+        chapter: chapterId,
+        attemptId: quiz.data.attemptId,
+        questions: questions.map((question) => ({ question: question.id, answer: chosen[question.id]! })),
       });
       // Spec 4: a pass posts chapter completion (the server recorded it already; this repeats harmlessly).
       if (result.status === 'PASS' && !isFinal) {
@@ -179,21 +178,21 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       // An identity check or a lock holds the submission: the answers stay for a second try.
       if (identityHold(error)) {
         setSubmitError(identityHoldText(error, t));
-        setSubmitting(false);
+        score.reset();
         return;
       }
       // The completion window closed while the quiz was open: say so (decision 012).
       const refusal = rulesRefusalText(error, t, { final: isFinal });
       if (refusal !== null) {
         setSubmitError(refusal);
-        setSubmitting(false);
+        score.reset();
         return;
       }
       // Spec 8: a failed quiz submission removes the stored user; no redirect at once. Not when
       // it got no answer (a reload aborted it): the student is still signed in and may try again.
       if (shouldSignOutAfter(error)) clearStoredUser();
       setSubmitError(t(gotNoAnswerFromApi(error) ? 'quiz.submitNoAnswer' : 'quiz.submitError'));
-      setSubmitting(false);
+      score.reset();
     }
   }
 
