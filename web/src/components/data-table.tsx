@@ -91,7 +91,7 @@ export function DataTable<Row>({
       <button
         type="button"
         onClick={() => onSort(column.sortKey!)}
-        className="inline-flex items-center gap-1 font-semibold underline decoration-dotted underline-offset-4"
+        className="inline-flex items-center gap-1 whitespace-nowrap font-semibold underline decoration-dotted underline-offset-4"
       >
         {column.header}
         <span aria-hidden="true">{active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}</span>

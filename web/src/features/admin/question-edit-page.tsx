@@ -229,7 +229,7 @@ function QuestionForm({ question }: { question: AdminQuestion }) {
       </section>
 
       {/* One Save for the question and its answers, kept in view at the foot of the screen. */}
-      <div className="sticky bottom-0 -mx-4 border-t border-slate-200 bg-white/95 px-4 py-3 sm:mx-0 sm:rounded-lg sm:border sm:shadow">
+      <div className="sticky bottom-0 -mx-4 border-t border-slate-200 bg-white px-4 py-3 sm:mx-0 sm:rounded-lg sm:border sm:shadow">
         <Button type="submit" disabled={form.formState.isSubmitting}>
           {form.formState.isSubmitting ? t('common.loading') : t('questions.save')}
         </Button>

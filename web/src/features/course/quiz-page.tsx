@@ -248,7 +248,7 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       {showMissing && missing.length > 0 && <Alert>{t('quiz.answerAll')}</Alert>}
       {submitError && <Alert>{submitError}</Alert>}
       {/* Issue 16: how far along, and always in reach on a phone, with what Submit still needs. */}
-      <div className="sticky bottom-0 -mx-4 flex flex-col gap-2 border-t border-slate-200 bg-white/95 px-4 py-3 sm:mx-0 sm:flex-row sm:items-center sm:rounded-lg sm:border sm:shadow">
+      <div className="sticky bottom-0 -mx-4 flex flex-col gap-2 border-t border-slate-200 bg-white px-4 py-3 sm:mx-0 sm:flex-row sm:items-center sm:rounded-lg sm:border sm:shadow">
         <div className="flex-1">
           <p className="font-semibold text-slate-900" data-testid="quiz-answered">
             {t('quiz.answered', { answered: questions.length - missing.length, total: questions.length })}
