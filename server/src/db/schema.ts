@@ -436,6 +436,11 @@ export const quizAttempts = pgTable(
       .notNull()
       .references(() => chapters.id),
     questionIds: jsonb('question_ids').$type<number[]>().notNull(),
+    /**
+     * Issue 17: each drawn question's answer ids in the order this attempt shows them, shuffled
+     * at the draw (question id -> answer ids). Null for attempts drawn before: stored order.
+     */
+    answerOrder: jsonb('answer_order').$type<Record<string, number[]>>(),
     createdAt: createdAt(),
     submittedAt: moment('submitted_at'),
     score: integer('score'),

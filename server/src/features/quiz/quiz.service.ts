@@ -16,8 +16,8 @@ import {
 } from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
-import { type BankQuestion, getCourseContent } from '../../db/course-content.ts';
-import { drawAcrossBanks, drawQuestions } from './draw-questions.ts';
+import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
+import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
 import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
@@ -48,13 +48,35 @@ export function presentResultQuestion(
   };
 }
 
-/** The drawn questions with their answers, in the order the attempt drew them. */
-async function loadQuestions(db: Db, ids: number[]): Promise<BankQuestion[]> {
+/**
+ * The drawn questions with their answers, in the order the attempt drew them, each question's
+ * answers in the order the attempt shows them (its `answerOrder`; stored order for an attempt
+ * drawn before answers were shuffled, or for an answer added since).
+ */
+async function loadQuestions(
+  db: Db,
+  ids: number[],
+  answerOrder: Record<string, number[]> | null = null,
+): Promise<BankQuestion[]> {
   const content = await getCourseContent(db);
   return ids.flatMap((id) => {
     const question = content.questionById.get(id);
-    return question ? [question] : [];
+    if (!question) return [];
+    const order = answerOrder?.[String(id)];
+    if (!order) return [question];
+    const position = new Map(order.map((answerId, index) => [answerId, index]));
+    const answers = [...question.answers].sort(
+      (a, b) => (position.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (position.get(b.id) ?? Number.MAX_SAFE_INTEGER),
+    );
+    return [{ ...question, answers }];
   });
+}
+
+/** Issue 17: each question's answers in a new order for this attempt, so no position gives the answer away. */
+function shuffleAnswers(content: CourseContent, questionIds: number[]): Record<string, number[]> {
+  return Object.fromEntries(
+    questionIds.map((id) => [String(id), shuffle((content.questionById.get(id)?.answers ?? []).map((a) => a.id))]),
+  );
 }
 
 /**
@@ -113,7 +135,8 @@ async function drawAttempt(
     profile,
     scope: chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
   });
-  const banks = (await getCourseContent(db)).activeBankByChapter;
+  const content = await getCourseContent(db);
+  const banks = content.activeBankByChapter;
   const activeBank = (chapter: number) => banks.get(chapter) ?? [];
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
@@ -145,6 +168,7 @@ async function drawAttempt(
         studentId,
         chapterId,
         questionIds,
+        answerOrder: shuffleAnswers(content, questionIds),
         createdAt: clock.now(),
         rulesProfileId: profile.id,
         rulesProfileVersion: profile.version,
@@ -186,7 +210,7 @@ async function presentAttempt(
   language: Language,
 ): Promise<Quiz> {
   const chapterId = attempt.chapterId;
-  const drawn = await loadQuestions(db, attempt.questionIds);
+  const drawn = await loadQuestions(db, attempt.questionIds, attempt.answerOrder);
   return {
     attemptId: attempt.id,
     chapter: chapterId,
@@ -212,14 +236,18 @@ export async function listAnswersForStudent(
   input: { studentId: number; questionId: number; language: Language },
 ): Promise<{ id: number; content: string }[]> {
   const attempts = await db
-    .select({ questionIds: quizAttempts.questionIds })
+    .select({ id: quizAttempts.id, questionIds: quizAttempts.questionIds, answerOrder: quizAttempts.answerOrder })
     .from(quizAttempts)
-    .where(eq(quizAttempts.studentId, input.studentId));
-  if (!attempts.some((attempt) => attempt.questionIds.includes(input.questionId))) {
-    throw notFound('No such question in your quizzes.');
-  }
-  const rows = (await getCourseContent(db)).questionById.get(input.questionId)?.answers ?? [];
-  return rows.map((row) => ({ id: row.id, content: pick(input.language, row.content, row.contentEs) }));
+    .where(eq(quizAttempts.studentId, input.studentId))
+    .orderBy(desc(quizAttempts.id));
+  // The latest attempt that drew the question: its answers in the order that attempt shows them.
+  const latest = attempts.find((attempt) => attempt.questionIds.includes(input.questionId));
+  if (!latest) throw notFound('No such question in your quizzes.');
+  const [question] = await loadQuestions(db, [input.questionId], latest.answerOrder);
+  return (question?.answers ?? []).map((row) => ({
+    id: row.id,
+    content: pick(input.language, row.content, row.contentEs),
+  }));
 }
 
 /**
@@ -269,7 +297,8 @@ export async function gradeQuizAttempt(
     throw new AppError('ANSWERS_DO_NOT_MATCH', 'Please answer all questions.');
   }
 
-  const drawn = await loadQuestions(db, expected);
+  // The results show each question's answers as the attempt showed them.
+  const drawn = await loadQuestions(db, expected, attempt.answerOrder);
   let score = 0;
   const result: StoredResult = { en: [], es: [] };
   for (const { question, answers: choices } of drawn) {

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quiz, QuizResult } from '@ts/contract';
-import { questions, quizAttempts, students } from '../../db/schema.ts';
+import { answers, questions, quizAttempts, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import {
   type ApiClient,
@@ -54,6 +54,62 @@ describe('quizzes and the final exam', () => {
     const second = await drawChapterQuiz(client, 1);
     expect(second.attemptId).toBe(first.attemptId);
     expect(second.questions.map((q) => q.id)).toEqual(first.questions.map((q) => q.id));
+  });
+
+  describe('answers in a new order on every attempt (issue 17)', () => {
+    it('stores the order each question’s answers were shown in, shows it again on reload and in the results', async () => {
+      const { id, client } = await paidStudent();
+      await completeModulesOf(client, t.db, id, 1);
+      const quiz = await drawChapterQuiz(client, 1);
+      const [attempt] = await t.db.select().from(quizAttempts).where(eq(quizAttempts.id, quiz.attemptId));
+      for (const question of quiz.questions) {
+        expect(attempt?.answerOrder?.[String(question.id)]).toEqual(question.answers.map((answer) => answer.id));
+      }
+      const reloaded = await drawChapterQuiz(client, 1);
+      expect(reloaded.questions).toEqual(quiz.questions);
+      const answersCall = await client.get(`/api/quiz/answers/${String(quiz.questions[0]!.id)}`);
+      expect(answersCall.json<{ id: number }[]>().map((answer) => answer.id)).toEqual(
+        quiz.questions[0]!.answers.map((answer) => answer.id),
+      );
+
+      // Graded by answer id, whatever the order; the results keep the order shown.
+      const submitted = await client.post('/api/quiz/score', {
+        studentId: id,
+        chapter: 1,
+        attemptId: quiz.attemptId,
+        questions: await answersFor(t.db, quiz, 10),
+      });
+      const result = submitted.json<QuizResult>();
+      expect(result).toMatchObject({ status: 'PASS', score: 10 });
+      expect(result.questionDisplay.map((question) => question.answers.map((answer) => answer.content))).toEqual(
+        quiz.questions.map((question) => question.answers.map((answer) => answer.content)),
+      );
+    });
+
+    it('puts the correct answer in every position across attempts, not where the bank stores it', async () => {
+      const positions = new Set<number>();
+      let differsFromBank = 0;
+      for (let student = 0; student < 3; student += 1) {
+        const { id, client } = await paidStudent();
+        await completeModulesOf(client, t.db, id, 1);
+        const quiz = await drawChapterQuiz(client, 1);
+        for (const question of quiz.questions) {
+          const stored = await t.db
+            .select({ id: answers.id, correct: answers.isCorrect })
+            .from(answers)
+            .where(eq(answers.questionId, question.id))
+            .orderBy(asc(answers.position), asc(answers.id));
+          const correct = stored.find((answer) => answer.correct)?.id;
+          positions.add(question.answers.findIndex((answer) => answer.id === correct));
+          if (stored.map((answer) => answer.id).join() !== question.answers.map((answer) => answer.id).join()) {
+            differsFromBank += 1;
+          }
+        }
+      }
+      // 30 questions of three or more answers: the correct one lands in each of the first three places.
+      expect([...positions]).toEqual(expect.arrayContaining([0, 1, 2]));
+      expect(differsFromBank).toBeGreaterThan(10);
+    });
   });
 
   it('gives two simultaneous requests for a quiz one and the same attempt', async () => {
