@@ -3,6 +3,7 @@ import { CertificateSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AdminIdentitySchema } from './identity.ts';
 import { IdParam, PageParam } from './primitives.ts';
+import { RulesExceptionSchema } from './rules.ts';
 
 /** The admin area's students (spec 2 /admin/students and /admin/students/:id): served by features/admin. */
 
@@ -32,6 +33,8 @@ export const AdminStudentSchema = z.object({
   rules_profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }).optional(),
   /** The court's due date the student gave at registration (YYYY-MM-DD), or null; always filled. */
   court_due_date: z.string().nullable().optional(),
+  /** Exceptions staff made to the student's rules, oldest first (issue 17); always filled. */
+  exceptions: z.array(RulesExceptionSchema).optional(),
   payments: z.array(
     z.object({
       method: z.enum(['card', 'manual']),

@@ -133,8 +133,49 @@ const getCourtRules = defineEndpoint({
   response: RulesSummarySchema,
 });
 
+/**
+ * Issue 17: an exception staff made to a student's rules, on the record: one more attempt at a
+ * chapter quiz (1-4) or the final (6), or more days in the completion window.
+ */
+export const RulesExceptionSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['extra_attempt', 'extend_window']),
+  chapter: z.number().int().nullable(),
+  days: z.number().int().nullable(),
+  reason: z.string(),
+  granted_by: z.string(),
+  created_at: z.string(),
+});
+export type RulesException = z.infer<typeof RulesExceptionSchema>;
+
+const ExceptionReason = z.string().trim().min(3).max(500);
+export const GrantRulesExceptionSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('extra_attempt'),
+    chapter: z
+      .number()
+      .int()
+      .refine((chapter) => [1, 2, 3, 4, 6].includes(chapter), 'a chapter quiz (1-4) or the final (6)'),
+    reason: ExceptionReason,
+  }),
+  z.object({ kind: z.literal('extend_window'), days: z.number().int().min(1).max(365), reason: ExceptionReason }),
+]);
+export type GrantRulesException = z.infer<typeof GrantRulesExceptionSchema>;
+
+/** An admin grants an exception (never a clerk); the answer is every exception of the student. */
+const grantRulesException = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/students/:id/exceptions',
+  params: z.object({ id: IdParam }),
+  body: GrantRulesExceptionSchema,
+  errors: ['NOT_FOUND'],
+  response: z.array(RulesExceptionSchema),
+  status: 201,
+});
+
 /** The calls of the server's rules feature. */
 export const rulesApi = {
   studentRules: getStudentRules,
   courtRules: getCourtRules,
+  grantException: grantRulesException,
 } as const;

@@ -453,6 +453,37 @@ export const quizAttempts = pgTable(
   (t) => [index('quiz_attempts_student_chapter_idx').on(t.studentId, t.chapterId)],
 );
 
+/**
+ * Issue 17: an exception staff made to a student's rules, on the record: one more attempt at a
+ * quiz or the final, or more days in the completion window. Never deleted; each counts.
+ */
+export const rulesExceptions = pgTable(
+  'rules_exceptions',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    kind: text('kind').$type<'extra_attempt' | 'extend_window'>().notNull(),
+    /** The quiz (1-4) or the final (6) an extra attempt is for. */
+    chapterId: integer('chapter_id').references(() => chapters.id),
+    /** The days a window is extended by. */
+    days: integer('days'),
+    reason: text('reason').notNull(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('rules_exceptions_student_idx').on(t.studentId),
+    check(
+      'rules_exceptions_kind_check',
+      sql`(${t.kind} = 'extra_attempt' and ${t.chapterId} is not null and ${t.days} is null) or (${t.kind} = 'extend_window' and ${t.chapterId} is null and ${t.days} between 1 and 365)`,
+    ),
+  ],
+);
+
 /** Chapters a student completed, each through a passing attempt (spec 4). */
 export const chapterCompletions = pgTable(
   'chapter_completions',

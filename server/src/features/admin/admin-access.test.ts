@@ -138,6 +138,20 @@ const ROWS: Row[] = [
     }),
   },
   {
+    // Issue 17: exceptions to a student's rules, made as a lock is lifted: admins within their
+    // court scope, never a clerk.
+    route: 'POST /api/admin/students/:id/exceptions',
+    request: (world, court) => ({
+      method: 'POST',
+      url: `/api/admin/students/${String(world.students[court].id)}/exceptions`,
+      payload: { kind: 'extend_window', days: 1, reason: 'Access table check' },
+    }),
+    expected: staffOnly((caller, court) => {
+      if (isClerk(caller)) return { status: 403 };
+      return { status: coversCourt(caller, court) ? 201 : 404 };
+    }),
+  },
+  {
     route: 'POST /api/admin/markPaid/:studentId',
     request: (world, court) => ({
       method: 'POST',

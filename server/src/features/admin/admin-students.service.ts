@@ -9,6 +9,7 @@ import { listCertificatesWithDeliveries } from '../certificates/certificates.ser
 import { listPaymentsOf } from '../payments/payments.queries.ts';
 import { listSubmittedAttemptsOf } from '../quiz/quiz.queries.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
+import { listRulesExceptions } from '../rules/exceptions.service.ts';
 import { getStudentIdentity } from '../identity-checks/identity-checks.service.ts';
 import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
@@ -170,6 +171,7 @@ export async function getStudentDetail(
       name: (await getRulesProfile(db, student.rulesProfileId, student.rulesProfileVersion)).name.en,
     },
     court_due_date: student.courtDueDate,
+    exceptions: await listRulesExceptions(db, studentId),
     payments: paymentRows.map(({ payment, recordedBy }) => ({
       method: payment.method,
       amount_cents: payment.amountCents,

@@ -16,7 +16,9 @@ export type AuditAction =
   | 'create_staff'
   | 'update_staff'
   | 'issue_set_password_link'
-  | 'unlock_course';
+  | 'unlock_course'
+  | 'grant_extra_attempt'
+  | 'extend_completion_window';
 
 export interface AuditRecord {
   staffId: number;

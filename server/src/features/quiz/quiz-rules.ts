@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { listSubmittedAttemptsAt } from './quiz.queries.ts';
+import { countExtraAttempts } from '../rules/exceptions.queries.ts';
 
 /**
  * The limits of one quiz (or of the final, chapter 6) under a student's rules profile (decision
@@ -42,6 +43,18 @@ export function hasSpecQuizRules(rules: RulesProfile): boolean {
 
 const MINUTE = 60_000;
 
+/**
+ * The attempts a student has at a quiz: the profile's, plus any an admin granted (issue 17);
+ * null is unlimited (nothing is read).
+ */
+export async function attemptsAllowedFor(
+  db: Db,
+  input: { studentId: number; chapterId: number; rules: QuizRules },
+): Promise<number | null> {
+  if (input.rules.attempts === null) return null;
+  return input.rules.attempts + (await countExtraAttempts(db, input));
+}
+
 /** "15 minutes", "1 minute", "24 hours": how long until a quiz opens again, rounded up. */
 function describeWait(milliseconds: number): string {
   const minutes = Math.max(1, Math.ceil(milliseconds / MINUTE));
@@ -63,11 +76,12 @@ export async function assertAttemptAllowed(
   const { rules } = input;
   if (rules.attempts === null && rules.waitMinutes === 0) return;
   const submitted = await listSubmittedAttemptsAt(db, input);
-  if (rules.attempts !== null && submitted.length >= rules.attempts) {
+  const allowed = await attemptsAllowedFor(db, input);
+  if (allowed !== null && submitted.length >= allowed) {
     throw new AppError(
       'NO_ATTEMPTS_LEFT',
-      `You have used all ${String(rules.attempts)} attempts allowed for this exam. Please contact the school.`,
-      { attempts: rules.attempts },
+      `You have used all ${String(allowed)} attempts allowed for this exam. Please contact the school.`,
+      { attempts: allowed },
     );
   }
   const last = submitted[0];

@@ -18,7 +18,7 @@ import type { IssueContext } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
-import { assertAttemptAllowed, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
+import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
 
@@ -216,7 +216,7 @@ async function presentAttempt(
     chapter: chapterId,
     passMark: rules.passMark,
     questionCount: attempt.questionIds.length,
-    attemptsAllowed: rules.attempts,
+    attemptsAllowed: await attemptsAllowedFor(db, { studentId: attempt.studentId, chapterId, rules }),
     specRules: hasSpecQuizRules(profile.rules),
     questions: drawn.map(({ question, answers: choices }) => ({
       id: question.id,

@@ -5,6 +5,7 @@ import { students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import type { StudentProfile } from './rules.service.ts';
+import { sumWindowExtensionDays } from './exceptions.queries.ts';
 
 /**
  * The completion window (issue 8, decision 012). Dates are calendar days (YYYY-MM-DD) of the
@@ -46,9 +47,13 @@ export function longUsDate(isoDate: string): string {
 /** The rule itself, on plain values: what the student's deadline is on `today`. */
 export function completionStatusOn(
   completion: StudentProfile['rules']['completion'],
-  input: { registeredOn: string; courtDueDate: string | null; today: string },
+  input: { registeredOn: string; courtDueDate: string | null; today: string; extensionDays?: number },
 ): CompletionStatus {
-  const windowEnds = completion.windowDays === null ? null : addDays(input.registeredOn, completion.windowDays);
+  // Days an admin added (issue 17) lengthen the window; without a window there is nothing to extend.
+  const windowEnds =
+    completion.windowDays === null
+      ? null
+      : addDays(input.registeredOn, completion.windowDays + (input.extensionDays ?? 0));
   const candidates = [windowEnds, input.courtDueDate].filter((day): day is string => day !== null).sort();
   const deadline = candidates[0] ?? null;
   return {
@@ -77,6 +82,7 @@ export async function getCompletionStatus(
     registeredOn: localDate(student.createdAt, zone),
     courtDueDate: student.courtDueDate,
     today: localDate(context.clock.now(), zone),
+    extensionDays: completion.windowDays === null ? 0 : await sumWindowExtensionDays(db, studentId),
   });
 }
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { rulesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { PUBLIC, serve, SIGNED_IN } from '../../plugins/endpoint.ts';
+import { PUBLIC, serve, SIGNED_IN, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
 import { getCourtRules, getStudentRules } from './student-rules.service.ts';
+import { grantRulesException } from './exceptions.service.ts';
 
 export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // The student's own rules, or staff whose court scope covers the student (404 otherwise).
@@ -16,5 +17,17 @@ export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }:
   // Anyone may read a court's rules: a driver chooses a court on the registration form.
   serve(app, rulesApi.courtRules, PUBLIC, async ({ params, request }) =>
     getCourtRules(db, { courtId: params.id, language: requestLanguage(request) }),
+  );
+
+  // Issue 17: admins (never clerks) make exceptions, within their court scope (404 outside it),
+  // as they lift a course lock.
+  serve(
+    app,
+    rulesApi.grantException,
+    staffRoles('super_admin', 'admin', 'court_admin'),
+    async ({ params, body, auth }) => {
+      await getVisibleStudent(db, auth, params.id);
+      return grantRulesException(db, clock, { staffId: auth.staffId, studentId: params.id, grant: body });
+    },
   );
 }

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminStudent, Quiz, QuizResult, RulesProfile, StudentRules } from '@ts/contract';
-import { certificateDeliveries, quizAttempts, rulesProfiles, students } from '../../db/schema.ts';
+import { auditLog, certificateDeliveries, quizAttempts, rulesProfiles, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
 import {
+  type ApiClient,
   answersFor,
   apiClient,
   completeModulesOf,
@@ -362,6 +363,79 @@ describe('course rules per profile (decision 012)', () => {
         .from(students)
         .where(eq(students.id, blank.json<{ studentId: number }>().studentId));
       expect(row?.courtDueDate).toBeNull();
+    });
+  });
+
+  describe('exceptions staff make, on the record (issue 17)', () => {
+    const grant = (client: ApiClient, studentId: number, body: Record<string, unknown>) =>
+      client.post(`/api/admin/students/${String(studentId)}/exceptions`, body);
+    const signedInStaff = async (role: 'admin' | 'super_admin' | 'clerk', courtId: number | null = null) =>
+      apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role, courtId })));
+
+    it('gives a student out of final attempts one more when an admin grants it with a reason, audited', async () => {
+      const student = await createRulesStudent(t, 'four-hour-identity');
+      await passChapters(student, [1, 2, 3, 4]);
+      await submit(student, await drawQuiz(student, 6), 10);
+      t.clock.advance(DAY);
+      await signInAgain(t, student);
+      await submit(student, await drawQuiz(student, 6), 10);
+      t.clock.advance(DAY);
+      await signInAgain(t, student);
+      expect((await draw(student, 6)).json()).toMatchObject({ error: { code: 'NO_ATTEMPTS_LEFT' } });
+
+      const admin = await signedInStaff('admin');
+      const granted = await grant(admin, student.id, {
+        kind: 'extra_attempt',
+        chapter: 6,
+        reason: 'Power cut during attempt 2',
+      });
+      expect(granted.statusCode, granted.body).toBe(201);
+      expect(granted.json()).toEqual([
+        expect.objectContaining({
+          kind: 'extra_attempt',
+          chapter: 6,
+          days: null,
+          reason: 'Power cut during attempt 2',
+        }),
+      ]);
+
+      const third = await drawQuiz(student, 6);
+      expect(third.attemptsAllowed).toBe(3);
+      expect(await submit(student, third, 15)).toMatchObject({ status: 'PASS' });
+      const entries = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.id));
+      expect(entries.filter((entry) => entry.action === 'grant_extra_attempt')).toHaveLength(1);
+      const detail = await admin.get(`/api/admin/students/${String(student.id)}`);
+      expect(detail.json<AdminStudent>().exceptions).toHaveLength(1);
+    });
+
+    it('reopens a closed completion window by the days granted, and says the new deadline', async () => {
+      t.clock.set(new Date('2026-12-01T18:00:00Z'));
+      const student = await createRulesStudent(t, 'four-hour-identity');
+      t.clock.set(new Date('2027-02-02T18:00:00Z')); // two days after the 60-day window ended
+      await signInAgain(t, student);
+      expect((await draw(student, 1)).statusCode).toBe(403);
+
+      const admin = await signedInStaff('super_admin');
+      const granted = await grant(admin, student.id, { kind: 'extend_window', days: 14, reason: 'Hospital stay' });
+      expect(granted.statusCode).toBe(201);
+      expect(await rulesOf(student)).toMatchObject({ deadline: '2027-02-13', closedOn: null });
+      expect((await draw(student, 1)).statusCode).not.toBe(403);
+    });
+
+    it('is refused to a clerk, to another court’s admin and without a reason, and changes nothing', async () => {
+      const student = await createRulesStudent(t, 'four-hour-identity');
+      const otherCourt = await createCourt(t.db);
+      const admin = await signedInStaff('admin');
+      const body = { kind: 'extend_window', days: 5, reason: 'Family emergency' };
+      expect((await grant(await signedInStaff('clerk'), student.id, body)).statusCode).toBe(403);
+      // An admin limited to another court does not see this student at all.
+      expect((await grant(await signedInStaff('admin', otherCourt.id), student.id, body)).statusCode).toBe(404);
+      expect((await grant(admin, student.id, { ...body, reason: '  ' })).statusCode).toBe(400);
+      const noSuchQuiz = { kind: 'extra_attempt', chapter: 5, reason: 'No such quiz' };
+      expect((await grant(admin, student.id, noSuchQuiz)).statusCode).toBe(400);
+      expect((await grant(admin, student.id, { ...body, days: 0 })).statusCode).toBe(400);
+      const detail = await admin.get(`/api/admin/students/${String(student.id)}`);
+      expect(detail.json<AdminStudent>().exceptions).toEqual([]);
     });
   });
 
