@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONTENT_DIR } from '../../server/src/db/content-files.ts';
 import { startServer } from '../../server/src/server.ts';
-import { E2E_MINUTES_PER_MODULE, E2E_STRICT_COURT, E2E_TIMED_COURT } from './timed-court.ts';
+import { E2E_MINUTES_PER_MODULE, E2E_ONE_TRY_COURT, E2E_STRICT_COURT, E2E_TIMED_COURT } from './timed-court.ts';
 
 /**
  * The end-to-end server: `npm start`'s server on a copy of the reviewed content with one court
@@ -49,6 +49,18 @@ const timedProfile = {
 };
 fs.writeFileSync(path.join(contentDir, 'rules/e2e-timed.json'), JSON.stringify(timedProfile, null, 2));
 
+// One attempt per chapter quiz, nothing else changed: for staff exceptions (issue 17).
+const defaultQuizzes = defaultProfile.quizzes as { chapter: Record<string, unknown>; final: Record<string, unknown> };
+const oneTryProfile = {
+  ...defaultProfile,
+  $comment: 'For the end-to-end tests only: one attempt at each chapter quiz.',
+  id: 'e2e-one-try',
+  name: { en: 'End-to-end one-try course', es: 'Curso de prueba de un intento' },
+  description: { en: 'One attempt per chapter quiz.', es: 'Un intento por cuestionario.' },
+  quizzes: { ...defaultQuizzes, chapter: { ...defaultQuizzes.chapter, attempts: 1 } },
+};
+fs.writeFileSync(path.join(contentDir, 'rules/e2e-one-try.json'), JSON.stringify(oneTryProfile, null, 2));
+
 const courtsFile = path.join(contentDir, 'courts.json');
 const courts = JSON.parse(fs.readFileSync(courtsFile, 'utf8')) as { counties: unknown[] };
 courts.counties.push({
@@ -60,6 +72,12 @@ courts.counties.push({
   state: E2E_STRICT_COURT.state,
   name: 'E2E Strict County',
   courts: [{ name: E2E_STRICT_COURT.name, rulesProfile: 'four-hour-identity' }],
+});
+
+courts.counties.push({
+  state: E2E_ONE_TRY_COURT.state,
+  name: 'E2E One Try County',
+  courts: [{ name: E2E_ONE_TRY_COURT.name, email: 'e2e.onetry@courts.example', rulesProfile: 'e2e-one-try' }],
 });
 fs.writeFileSync(courtsFile, JSON.stringify(courts, null, 2));
 

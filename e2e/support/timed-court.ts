@@ -8,3 +8,6 @@ export const E2E_MINUTES_PER_MODULE = 2;
  * clerk's address, alone in its state: the pages must say its rules, not the default course's.
  */
 export const E2E_STRICT_COURT = { name: 'E2E Strict Traffic Court', state: 'WY', stateName: 'Wyoming' };
+
+/** A court whose profile allows one attempt at each chapter quiz: an admin's exception gives another. */
+export const E2E_ONE_TRY_COURT = { name: 'E2E One Try Traffic Court', state: 'VT' };

@@ -11,6 +11,7 @@ import {
   adminStudentsApi,
   certificatesApi,
   identityChecksApi,
+  rulesApi,
   paymentsApi,
 } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
@@ -23,6 +24,7 @@ import { useStoredUser } from '../../lib/session.ts';
 import { formatDay, formatShortDate, schoolToday } from '../../lib/dates.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
+import { StudentExceptionsSection } from './student-exceptions-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
@@ -119,13 +121,16 @@ export function StudentDetailPage() {
   });
   const busy = action.isPending;
 
-  async function act(run: () => Promise<unknown>, failureText: string) {
+  /** Runs an action and reloads the detail; whether it succeeded (its failure is said on the page). */
+  async function act(run: () => Promise<unknown>, failureText: string): Promise<boolean> {
     setActionError(null);
     try {
       await action.mutateAsync(run);
+      return true;
     } catch (error) {
       // A refusal the staff member can act on (a date not understood) says why; anything else the action's own words.
       setActionError(error instanceof ApiError && error.status === 400 ? errorText(error, t) : failureText);
+      return false;
     }
   }
 
@@ -270,6 +275,15 @@ export function StudentDetailPage() {
 
       <StudentSeatTimeSection seatTime={student.seat_time} />
 
+      <StudentExceptionsSection
+        exceptions={student.exceptions}
+        canGrant={role === 'super_admin' || role === 'admin' || role === 'court_admin'}
+        busy={busy}
+        onGrant={(grant) =>
+          act(() => callApi(rulesApi.grantException, { params: { id }, body: grant }), t('errors.unexpected'))
+        }
+      />
+
       <StudentIdentitySection
         identity={student.identity}
         canUnlock={user?.type === 'admin' || user?.type === 'super_admin'}
@@ -318,7 +332,7 @@ function GenerateCertificateForm({
 }: {
   complete: boolean;
   busy: boolean;
-  onGenerate: (completionDate: string) => Promise<void>;
+  onGenerate: (completionDate: string) => Promise<boolean>;
 }) {
   const { t } = useTranslation();
   const form = useSchemaForm(GenerateSchema, { completionDate: '' });
