@@ -11,16 +11,18 @@ import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
-import { DEFAULT_PROFILE_ID, getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
+import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
-export const DEFAULT_RULES_PROFILE = 'default (spec)';
+export const DEFAULT_RULES_PROFILE = 'Standard course (version 1)';
 
-/** The rules line of the snapshot: the spec's own words under the default profile, else "name (vN)". */
+/**
+ * The course rules line of the snapshot, as a court reads it (issue 17): the profile's public
+ * name and version, never an internal id. A certificate already issued keeps the words it has.
+ */
 export function describeRulesProfile(profile: StudentProfile): string {
-  if (profile.id === DEFAULT_PROFILE_ID && profile.version === 1) return DEFAULT_RULES_PROFILE;
-  return `${profile.rules.name.en} (v${String(profile.version)})`;
+  return `${profile.rules.name.en} (version ${String(profile.version)})`;
 }
 
 /** The calendar day `years` after an ISO date (29 February becomes 28 February in a common year). */

@@ -250,7 +250,7 @@ describe('course rules per profile (decision 012)', () => {
         rulesProfileVersion: 1,
         retainUntil: '2031-11-22',
       });
-      expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('6-hour course, 4 hours a day (v1)');
+      expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('6-hour course, 4 hours a day (version 1)');
       // The score page tells the student where the certificate goes.
       expect(await rulesOf(student)).toMatchObject({ certificateRouting: 'held_for_state_report' });
       const deliveries = await t.db
@@ -608,7 +608,7 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
     await recordCourseCompletion(t, student.id);
     const certificate = await onlyCertificateOf(t.db, student.id);
     expect(certificate).toMatchObject({ routing: 'student_only', retainUntil: '2033-11-22' });
-    expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('Standard course (v1)');
+    expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('Standard course (version 1)');
     const deliveries = await t.db
       .select({ recipient: certificateDeliveries.recipient })
       .from(certificateDeliveries)

@@ -19,7 +19,7 @@ function createSnapshot(overrides: Partial<CertificateSnapshot> = {}): Certifica
     courtName: 'Superior Court of California, County of Santa Clara',
     courseName: 'Court-Assigned Defensive Driving Course (4 chapters and final exam)',
     completionDate: '2026-11-22',
-    rulesProfile: 'default (spec)',
+    rulesProfile: 'Standard course (version 1)',
     issuedAt: '2026-11-22T18:30:00.000Z',
     ...overrides,
   };
@@ -168,7 +168,7 @@ describe('renderCertificatePdf', () => {
         'D1234567',
         '04/17/1990',
         'Superior Court of California, County of Santa Clara',
-        'default (spec)',
+        'Standard course (version 1)',
         'School Director',
         'Authorized signature',
         'Verify at https://traffic-school.example.com/verify/TS-2026-000123',

@@ -189,7 +189,7 @@ export async function renderCertificatePdf(
       { label: 'Issue date', value: formatIsoDate(snapshot.issuedAt.slice(0, 10)) },
       { label: 'Driver’s license number', value: clean(snapshot.dlNumber) },
       { label: 'Date of birth', value: clean(snapshot.dateOfBirth) },
-      { label: 'Rules profile', value: clean(snapshot.rulesProfile) },
+      { label: 'Course rules', value: clean(snapshot.rulesProfile) },
     ],
     [
       { label: 'Court', value: clean(snapshot.courtName) },
