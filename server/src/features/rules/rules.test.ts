@@ -250,7 +250,9 @@ describe('course rules per profile (decision 012)', () => {
         rulesProfileVersion: 1,
         retainUntil: '2031-11-22',
       });
-      expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe('6-hour course, 4 hours a day (version 1)');
+      expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe(
+        '6-hour course, 4 hours a day (version 1)',
+      );
       // The score page tells the student where the certificate goes.
       expect(await rulesOf(student)).toMatchObject({ certificateRouting: 'held_for_state_report' });
       const deliveries = await t.db
