@@ -174,6 +174,17 @@ export async function signInAsStudent(
 
 /** axe-core against WCAG 2.1 A and AA: no serious or critical violation may remain. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  // A button re-enabled a moment ago is still fading its colours in (transition-colors): axe would
+  // measure the contrast of a colour halfway. Let every running transition finish first (not the
+  // endless animations, such as a loading pulse).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
