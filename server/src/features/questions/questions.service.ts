@@ -163,7 +163,8 @@ export async function editAnswer(
  * The question page's one Save (issue 16): the question's texts, every answer's texts and the
  * correct answer, in one transaction, so a failure leaves the question as it was. Each change is
  * made and audited as the spec's edit calls make it (one entry per question or answer changed);
- * nothing changed writes nothing. Every answer sent must be one of this question's.
+ * nothing changed writes nothing. The answers sent are exactly this question's, the correct one
+ * among them.
  */
 export async function saveQuestion(
   db: Db,
@@ -179,8 +180,9 @@ export async function saveQuestion(
 ): Promise<AdminQuestion> {
   return db.transaction(async (tx) => {
     const current = await getAdminQuestion(tx, input.questionId);
-    const own = new Set(current.answers.map((answer) => answer.id));
-    if (!input.answers.every((answer) => own.has(answer.id)) || !own.has(input.correctAnswerId)) {
+    const own = current.answers.map((answer) => answer.id).sort((a, b) => a - b);
+    const sent = input.answers.map((answer) => answer.id).sort((a, b) => a - b);
+    if (own.join() !== sent.join() || !sent.includes(input.correctAnswerId)) {
       throw notFound('No such answer of this question.');
     }
     await editQuestion(tx, clock, {
@@ -197,18 +199,6 @@ export async function saveQuestion(
         contentEs: answer.contentEs,
         ...(answer.id === input.correctAnswerId ? { correct: true } : {}),
       });
-    }
-    // The correct answer may be one whose texts were not sent.
-    if (!input.answers.some((answer) => answer.id === input.correctAnswerId)) {
-      const chosen = current.answers.find((answer) => answer.id === input.correctAnswerId);
-      if (chosen) {
-        await editAnswer(tx, clock, {
-          staffId: input.staffId,
-          answerId: chosen.id,
-          content: chosen.content,
-          correct: true,
-        });
-      }
     }
     return getAdminQuestion(tx, input.questionId);
   });

@@ -5,7 +5,7 @@ import { students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import type { StudentProfile } from './rules.service.ts';
-import { sumWindowExtensionDays } from './exceptions.queries.ts';
+import { windowExtensionDaysColumn } from './exceptions.queries.ts';
 
 /**
  * The completion window (issue 8, decision 012). Dates are calendar days (YYYY-MM-DD) of the
@@ -73,7 +73,11 @@ export async function getCompletionStatus(
 ): Promise<CompletionStatus> {
   const { completion } = profile.rules;
   const [student] = await db
-    .select({ createdAt: students.createdAt, courtDueDate: students.courtDueDate })
+    .select({
+      createdAt: students.createdAt,
+      courtDueDate: students.courtDueDate,
+      extensionDays: windowExtensionDaysColumn,
+    })
     .from(students)
     .where(eq(students.id, studentId));
   if (!student) throw notFound('No such student.');
@@ -82,7 +86,7 @@ export async function getCompletionStatus(
     registeredOn: localDate(student.createdAt, zone),
     courtDueDate: student.courtDueDate,
     today: localDate(context.clock.now(), zone),
-    extensionDays: completion.windowDays === null ? 0 : await sumWindowExtensionDays(db, studentId),
+    extensionDays: Number(student.extensionDays),
   });
 }
 

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rulesExceptions } from '../../db/schema.ts';
+import { OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
 
 /** Attempts staff added to a student's quiz (or final) beyond the profile's (issue 17). */
 export async function countExtraAttempts(db: Db, input: { studentId: number; chapterId: number }): Promise<number> {
@@ -17,11 +18,8 @@ export async function countExtraAttempts(db: Db, input: { studentId: number; cha
   return row?.n ?? 0;
 }
 
-/** Days staff added to a student's completion window (issue 17). */
-export async function sumWindowExtensionDays(db: Db, studentId: number): Promise<number> {
-  const [row] = await db
-    .select({ days: sql<number>`coalesce(sum(${rulesExceptions.days}), 0)::int` })
-    .from(rulesExceptions)
-    .where(and(eq(rulesExceptions.studentId, studentId), eq(rulesExceptions.kind, 'extend_window')));
-  return Number(row?.days ?? 0);
-}
+/**
+ * Days staff added to the completion window of the row's student (issue 17), as a column of a
+ * query on `students`, so the window is read with the student in one statement.
+ */
+export const windowExtensionDaysColumn = sql<number>`(select coalesce(sum(${rulesExceptions.days}), 0)::int from ${rulesExceptions} where ${rulesExceptions.studentId} = ${OUTER_STUDENT_ID} and ${rulesExceptions.kind} = 'extend_window')`;

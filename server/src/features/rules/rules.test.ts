@@ -68,6 +68,15 @@ describe('course rules per profile (decision 012)', () => {
     for (const chapter of chapters) await recordChapterPassed(t.db, student.id, chapter, t.clock.now());
   }
 
+  /** Chapters 1-4 passed, then both of four-hour-identity's final attempts failed, a day apart. */
+  async function failBothFinalAttempts(student: RulesStudent) {
+    await passChapters(student, [1, 2, 3, 4]);
+    await submit(student, await drawQuiz(student, 6), 10);
+    t.clock.advance(DAY);
+    await signInAgain(t, student);
+    await submit(student, await drawQuiz(student, 6), 10);
+  }
+
   describe('the default profile: the spec exactly', () => {
     it('answers the spec’s rules: 10 passed at 7, 20 at 14, unlimited retakes, no deadline', async () => {
       const student = await createRulesStudent(t, 'default');
@@ -175,11 +184,7 @@ describe('course rules per profile (decision 012)', () => {
 
     it('refuses a third attempt after two failed ones with NO_ATTEMPTS_LEFT, however long the student waits', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');
-      await passChapters(student, [1, 2, 3, 4]);
-      await submit(student, await drawQuiz(student, 6), 10);
-      t.clock.advance(DAY);
-      await signInAgain(t, student);
-      await submit(student, await drawQuiz(student, 6), 10);
+      await failBothFinalAttempts(student);
 
       t.clock.advance(3 * DAY);
       await signInAgain(t, student);
@@ -376,11 +381,7 @@ describe('course rules per profile (decision 012)', () => {
 
     it('gives a student out of final attempts one more when an admin grants it with a reason, audited', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');
-      await passChapters(student, [1, 2, 3, 4]);
-      await submit(student, await drawQuiz(student, 6), 10);
-      t.clock.advance(DAY);
-      await signInAgain(t, student);
-      await submit(student, await drawQuiz(student, 6), 10);
+      await failBothFinalAttempts(student);
       t.clock.advance(DAY);
       await signInAgain(t, student);
       expect((await draw(student, 6)).json()).toMatchObject({ error: { code: 'NO_ATTEMPTS_LEFT' } });

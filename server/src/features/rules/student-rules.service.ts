@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Language } from '../../plugins/language.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { getCompletionStatus } from './completion.service.ts';
-import { getCourtProfileRef, getPinnedProfile, getStudentProfile, type StudentProfile } from './rules.service.ts';
+import { getCourtProfileRef, getPinnedProfile, type StudentProfile } from './rules.service.ts';
 
 /** A profile's rules as the pages tell a driver (one place for both the student's and a court's). */
 function summarizeRules(profile: StudentProfile, language: Language, courtHasEmail: boolean): RulesSummary {
@@ -38,15 +38,17 @@ export async function getStudentRules(
   context: { clock: Clock; config: Config },
   input: { studentId: number; language: Language },
 ): Promise<StudentRules> {
-  const profile = await getStudentProfile(db, input.studentId);
-  const [court] = await db
-    .select({ email: courts.email })
+  // The pinned profile and the court's address in one read.
+  const [student] = await db
+    .select({ id: students.rulesProfileId, version: students.rulesProfileVersion, courtEmail: courts.email })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(eq(students.id, input.studentId));
+  if (!student) throw notFound('No such student.');
+  const profile = await getPinnedProfile(db, student);
   const completion = await getCompletionStatus(db, context, input.studentId, profile);
   return {
-    ...summarizeRules(profile, input.language, Boolean(court?.email)),
+    ...summarizeRules(profile, input.language, Boolean(student.courtEmail)),
     deadline: completion.deadline,
     deadlineWarning: completion.deadlineWarning,
     closedOn: completion.closed ? completion.windowEnds : null,
