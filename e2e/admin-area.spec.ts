@@ -6,6 +6,7 @@ import {
   E2E_ADMIN,
   expect,
   expectNoSeriousA11yViolations,
+  fillRegistration,
   newStudentDetails,
   registerPaidStudent,
   registerStudent,
@@ -151,17 +152,8 @@ test('an admin enrols a student by hand, who is then paid and signs in straight 
   await enrol.click();
   await expect(page.getByRole('alert')).toHaveText('Please fill out all fields.');
 
-  async function fillDetails() {
-    await page.getByLabel('First name').fill(details.first_name);
-    await page.getByLabel('Last name').fill(details.last_name);
-    await page.getByLabel('Email').fill(details.email);
-    await page.getByLabel("Driver's license number").fill(details.dl_number);
-    await page.getByLabel('Date of birth').pressSequentially(details.dob.replaceAll('/', ''));
-    await page.getByLabel('Street address').fill(details.address);
-    await page.getByLabel('City').fill(details.city);
-    await page.getByLabel('State').selectOption({ label: 'California' });
-    await page.getByLabel('Zip code').fill(details.zip);
-  }
+  // The court stays the first in the list, as the page chose it.
+  const fillDetails = () => fillRegistration(page, details, { stateName: 'California', court: null });
   await fillDetails();
   await enrol.click();
   const enrolled = page.getByRole('status').filter({ hasText: 'Student enrolled.' });

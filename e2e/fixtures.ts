@@ -46,12 +46,12 @@ export function newStudentDetails(): Omit<TestStudent, 'id'> {
 
 /**
  * Fills the registration form as a driver would: the state, then a court of it (the first listed
- * unless `court` names one).
+ * unless `court` names one; null leaves the court as the form chose it, as staff enrolment does).
  */
 export async function fillRegistration(
   page: Page,
   details: Omit<TestStudent, 'id'>,
-  place: { stateName: string; court?: string } = { stateName: 'California' },
+  place: { stateName: string; court?: string | null } = { stateName: 'California' },
 ): Promise<void> {
   await page.getByLabel('First name').fill(details.first_name);
   await page.getByLabel('Last name').fill(details.last_name);
@@ -62,6 +62,7 @@ export async function fillRegistration(
   await page.getByLabel('City').fill(details.city);
   await page.getByLabel('State', { exact: true }).selectOption({ label: place.stateName });
   await page.getByLabel('Zip code').fill(details.zip);
+  if (place.court === null) return;
   const court = page.getByLabel('Court', { exact: true });
   await (place.court === undefined ? court.selectOption({ index: 1 }) : court.selectOption({ label: place.court }));
 }

@@ -124,6 +124,7 @@ export type AdminStudentRow = z.infer<typeof AdminStudentRowSchema>;
 /** The columns the students list sorts by (issue 16); by default the newest registration first (spec 2). */
 export const ADMIN_STUDENT_SORTS = ['name', 'court', 'registered', 'completed'] as const;
 export type AdminStudentSort = (typeof ADMIN_STUDENT_SORTS)[number];
+export const ADMIN_STUDENT_DEFAULT_ORDER = { sort: 'registered', order: 'desc' } as const;
 
 const listAdminStudents = defineEndpoint({
   method: 'GET',
@@ -132,8 +133,8 @@ const listAdminStudents = defineEndpoint({
     searchTerm: z.string().trim().max(100).optional(),
     page: PageParam.default(1),
     courtId: IdParam.optional(),
-    sort: z.enum(ADMIN_STUDENT_SORTS).default('registered'),
-    order: z.enum(['asc', 'desc']).default('desc'),
+    sort: z.enum(ADMIN_STUDENT_SORTS).default(ADMIN_STUDENT_DEFAULT_ORDER.sort),
+    order: z.enum(['asc', 'desc']).default(ADMIN_STUDENT_DEFAULT_ORDER.order),
   }),
   response: z.object({
     rows: z.array(AdminStudentRowSchema),

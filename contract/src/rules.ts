@@ -148,6 +148,9 @@ export const RulesExceptionSchema = z.object({
 });
 export type RulesException = z.infer<typeof RulesExceptionSchema>;
 
+/** The quizzes an extra attempt can be for: a chapter quiz (1-4) or the final (6). */
+export const EXCEPTION_QUIZZES = [1, 2, 3, 4, 6] as const;
+
 const ExceptionReason = z.string().trim().min(3).max(500);
 export const GrantRulesExceptionSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -155,7 +158,7 @@ export const GrantRulesExceptionSchema = z.discriminatedUnion('kind', [
     chapter: z
       .number()
       .int()
-      .refine((chapter) => [1, 2, 3, 4, 6].includes(chapter), 'a chapter quiz (1-4) or the final (6)'),
+      .refine((chapter) => EXCEPTION_QUIZZES.some((quiz) => quiz === chapter), 'a chapter quiz (1-4) or the final (6)'),
     reason: ExceptionReason,
   }),
   z.object({ kind: z.literal('extend_window'), days: z.number().int().min(1).max(365), reason: ExceptionReason }),

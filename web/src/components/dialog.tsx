@@ -1,4 +1,19 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+
+/**
+ * A native <dialog> opened as a modal while `open` is true and closed when it turns false: the
+ * browser then keeps the focus inside, makes the page behind inert and returns the focus on close.
+ */
+export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | null> {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return ref;
+}
 
 /**
  * A modal built on the native <dialog>: the browser traps focus, Escape closes it (unless
@@ -20,14 +35,8 @@ export function Dialog({
   actions?: ReactNode;
   dismissible?: boolean;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useTranslation } from '../lib/i18n.ts';
+import { useModalDialog } from './dialog.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 
 export interface NavItem {
@@ -121,13 +122,7 @@ function MenuDrawer({
   closeLabel: string;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     // The backdrop tap is a pointer's convenience; the keyboard has Escape and the close button.
     // eslint-disable-next-line jsx-a11y-x/click-events-have-key-events, jsx-a11y-x/no-noninteractive-element-interactions

@@ -1,5 +1,11 @@
 import { and, asc, count, desc, eq, ilike, isNull, like, or, sql, type SQL } from 'drizzle-orm';
-import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow, type AdminStudentSort } from '@ts/contract';
+import {
+  ADMIN_STUDENT_DEFAULT_ORDER,
+  ADMIN_STUDENTS_PAGE_SIZE,
+  type AdminStudent,
+  type AdminStudentRow,
+  type AdminStudentSort,
+} from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courts, staff, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -99,7 +105,9 @@ export async function listAdminStudents(
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(where)
-    .orderBy(...orderOf(query.sort ?? 'registered', query.order ?? 'desc'))
+    .orderBy(
+      ...orderOf(query.sort ?? ADMIN_STUDENT_DEFAULT_ORDER.sort, query.order ?? ADMIN_STUDENT_DEFAULT_ORDER.order),
+    )
     .limit(ADMIN_STUDENTS_PAGE_SIZE)
     .offset((query.page - 1) * ADMIN_STUDENTS_PAGE_SIZE);
   const [totals] = await db.select({ n: count() }).from(students).where(where);

@@ -1,6 +1,11 @@
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import type { GrantRulesException, RulesException } from '@ts/contract';
+import {
+  EXCEPTION_QUIZZES,
+  type GrantRulesException,
+  GrantRulesExceptionSchema,
+  type RulesException,
+} from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
@@ -8,33 +13,32 @@ import { formatMoment } from '../../lib/dates.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 
-const QUIZZES = ['1', '2', '3', '4', '6'] as const;
-
-/** The grant form's fields as typed; what it sends is the contract's GrantRulesException. */
+/**
+ * The grant form's fields as typed (selects and boxes give text); the checks are the contract's
+ * own GrantRulesExceptionSchema, run on what the form would send, each problem put on its field.
+ */
 const GrantFormSchema = z
   .object({
     kind: z.enum(['extra_attempt', 'extend_window']),
     chapter: z.string(),
     days: z.string(),
-    reason: z.string().trim().min(3).max(500),
+    reason: z.string(),
   })
   .superRefine((values, context) => {
-    if (values.kind === 'extra_attempt' && !QUIZZES.some((quiz) => quiz === values.chapter)) {
-      context.addIssue({ code: 'custom', path: ['chapter'], message: 'choose a quiz' });
-    }
-    const days = Number(values.days);
-    if (values.kind === 'extend_window' && !(Number.isInteger(days) && days >= 1 && days <= 365)) {
-      context.addIssue({ code: 'custom', path: ['days'], message: '1 to 365' });
+    const checked = GrantRulesExceptionSchema.safeParse(toGrant(values));
+    for (const issue of checked.success ? [] : checked.error.issues) {
+      context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }
   });
 type GrantForm = z.output<typeof GrantFormSchema>;
 
 const EMPTY = { kind: 'extra_attempt', chapter: '', days: '', reason: '' } as const;
 
-const toGrant = (values: GrantForm): GrantRulesException =>
-  values.kind === 'extra_attempt'
-    ? { kind: 'extra_attempt', chapter: Number(values.chapter), reason: values.reason }
-    : { kind: 'extend_window', days: Number(values.days), reason: values.reason };
+function toGrant(values: { kind: GrantRulesException['kind']; chapter: string; days: string; reason: string }) {
+  return values.kind === 'extra_attempt'
+    ? { kind: values.kind, chapter: Number(values.chapter), reason: values.reason }
+    : { kind: values.kind, days: Number(values.days), reason: values.reason };
+}
 
 /**
  * Issue 17: exceptions staff made to the student's rules (one more attempt, more days to finish),
@@ -64,7 +68,8 @@ export function StudentExceptionsSection({
   if (!canGrant && (exceptions ?? []).length === 0) return null;
 
   async function submit(values: GrantForm) {
-    if (await onGrant(toGrant(values))) form.reset(EMPTY);
+    // Checked above with the contract's schema, so what is sent is what it parses to.
+    if (await onGrant(GrantRulesExceptionSchema.parse(toGrant(values)))) form.reset(EMPTY);
   }
 
   return (
@@ -106,9 +111,9 @@ export function StudentExceptionsSection({
               {...form.register('chapter')}
             >
               <option value="">{t('exceptions.chooseQuiz')}</option>
-              {QUIZZES.map((quiz) => (
+              {EXCEPTION_QUIZZES.map((quiz) => (
                 <option key={quiz} value={quiz}>
-                  {quizName(Number(quiz))}
+                  {quizName(quiz)}
                 </option>
               ))}
             </SelectField>

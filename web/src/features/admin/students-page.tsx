@@ -2,7 +2,13 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { ADMIN_STUDENT_SORTS, type AdminStudentRow, type AdminStudentSort, adminStudentsApi } from '@ts/contract';
+import {
+  ADMIN_STUDENT_DEFAULT_ORDER,
+  ADMIN_STUDENT_SORTS,
+  type AdminStudentRow,
+  type AdminStudentSort,
+  adminStudentsApi,
+} from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type SortOrder } from '../../components/data-table.tsx';
@@ -48,13 +54,14 @@ export function StudentsPage() {
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(params.get('page'))) || 1));
   // Issue 16: sorted by a column, newest registration first unless asked otherwise (spec 2).
   const sortParam = params.get('sort');
-  const sort: AdminStudentSort = ADMIN_STUDENT_SORTS.find((key) => key === sortParam) ?? 'registered';
+  const sort: AdminStudentSort =
+    ADMIN_STUDENT_SORTS.find((key) => key === sortParam) ?? ADMIN_STUDENT_DEFAULT_ORDER.sort;
   const order: SortOrder =
     params.get('order') === 'asc' ? 'asc' : params.get('order') === 'desc' ? 'desc' : DEFAULT_ORDER[sort];
 
   /** A header pressed: its column the other way round, or a new column its natural way first. */
   function sortBy(key: string) {
-    const next = ADMIN_STUDENT_SORTS.find((known) => known === key) ?? 'registered';
+    const next = ADMIN_STUDENT_SORTS.find((known) => known === key) ?? ADMIN_STUDENT_DEFAULT_ORDER.sort;
     const nextOrder = next === sort ? (order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[next];
     changeList({ sort: next, order: nextOrder, page: 1 }, { replace: true });
   }
@@ -99,7 +106,9 @@ export function StudentsPage() {
           page,
           courtId,
           // Spec 2's call as it is for the default order; the sort only when another is chosen.
-          ...(sort === 'registered' && order === 'desc' ? {} : { sort, order }),
+          ...(sort === ADMIN_STUDENT_DEFAULT_ORDER.sort && order === ADMIN_STUDENT_DEFAULT_ORDER.order
+            ? {}
+            : { sort, order }),
         },
       }),
     placeholderData: keepPreviousData,

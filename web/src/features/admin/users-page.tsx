@@ -64,24 +64,27 @@ function courtIdOf(values: { role: Role; court_id: string }): number | null {
 }
 
 /**
- * Role, and the court select for an admin or a clerk: a court's own clerk or admin sees only that
- * court's students, "All courts" makes a full one; a super_admin is never limited (decision 011).
+ * The fields both staff forms share: name, email, role, and the court select for an admin or a
+ * clerk: a court's own clerk or admin sees only that court's students, "All courts" makes a full
+ * one; a super_admin is never limited (decision 011).
  */
-function RoleAndCourt({
+function AccountFields({
   role,
-  roleField,
-  courtField,
+  fields,
+  errors,
   courts,
 }: {
   role: Role;
-  roleField: UseFormRegisterReturn;
-  courtField: UseFormRegisterReturn;
+  fields: Record<'name' | 'email' | 'role' | 'court', UseFormRegisterReturn>;
+  errors: { name: string | undefined; email: string | undefined };
   courts: Court[];
 }) {
   const { t } = useTranslation();
   return (
     <>
-      <SelectField label={t('users.role')} {...roleField}>
+      <TextField label={t('users.name')} autoComplete="off" error={errors.name} {...fields.name} />
+      <TextField label={t('users.email')} type="email" autoComplete="off" error={errors.email} {...fields.email} />
+      <SelectField label={t('users.role')} {...fields.role}>
         {ROLES.map((value) => (
           <option key={value} value={value}>
             {t(`users.roles.${value}`)}
@@ -89,7 +92,7 @@ function RoleAndCourt({
         ))}
       </SelectField>
       {mayBeCourtLimited(role) && (
-        <SelectField label={t('users.court')} {...courtField}>
+        <SelectField label={t('users.court')} {...fields.court}>
           <option value="">{role === 'admin' ? t('users.allCourts') : t('users.allCourtsShort')}</option>
           {courts.map((court) => (
             <option key={court.id} value={court.id}>
@@ -200,18 +203,15 @@ function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (sh
           error={errorOf('username', t('users.usernameInvalid'))}
           {...form.register('username')}
         />
-        <TextField label={t('users.name')} autoComplete="off" error={errorOf('name')} {...form.register('name')} />
-        <TextField
-          label={t('users.email')}
-          type="email"
-          autoComplete="off"
-          error={errorOf('email', t('users.emailInvalid'))}
-          {...form.register('email')}
-        />
-        <RoleAndCourt
+        <AccountFields
           role={role}
-          roleField={form.register('role')}
-          courtField={form.register('court_id')}
+          fields={{
+            name: form.register('name'),
+            email: form.register('email'),
+            role: form.register('role'),
+            court: form.register('court_id'),
+          }}
+          errors={{ name: errorOf('name'), email: errorOf('email', t('users.emailInvalid')) }}
           courts={courts}
         />
         {error && (
@@ -287,18 +287,15 @@ function EditDialog({
         <p className="text-sm text-slate-700">
           {t('users.username')}: <span className="font-semibold text-slate-900">{account.username}</span>
         </p>
-        <TextField label={t('users.name')} autoComplete="off" error={errorOf('name')} {...form.register('name')} />
-        <TextField
-          label={t('users.email')}
-          type="email"
-          autoComplete="off"
-          error={errorOf('email', t('users.emailInvalid'))}
-          {...form.register('email')}
-        />
-        <RoleAndCourt
+        <AccountFields
           role={role}
-          roleField={form.register('role')}
-          courtField={form.register('court_id')}
+          fields={{
+            name: form.register('name'),
+            email: form.register('email'),
+            role: form.register('role'),
+            court: form.register('court_id'),
+          }}
+          errors={{ name: errorOf('name'), email: errorOf('email', t('users.emailInvalid')) }}
           courts={courts}
         />
         <div className="flex items-start gap-2">
