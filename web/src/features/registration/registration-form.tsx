@@ -9,6 +9,7 @@ import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { hasBlankField, useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { applyDobMask } from './dob-mask.ts';
+import { schoolToday } from '../../lib/dates.ts';
 import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
 
 /**
@@ -55,13 +56,14 @@ export function registrationProblemText(form: RegistrationForm, t: TFunction): s
 }
 
 /** An optional court due date as typed: empty, or a real MM/DD/YYYY date that is today or later. */
-export function isAcceptableCourtDueDate(value: string | undefined, today: Date = new Date()): boolean {
+export function isAcceptableCourtDueDate(value: string | undefined, today: string = schoolToday()): boolean {
   if (!value) return true;
   if (!DOB_PATTERN.test(value)) return false;
   const [mm, dd, yyyy] = value.split('/').map(Number) as [number, number, number];
-  const date = new Date(yyyy, mm - 1, dd);
-  if (date.getFullYear() !== yyyy || date.getMonth() !== mm - 1 || date.getDate() !== dd) return false;
-  return date >= new Date(today.getFullYear(), today.getMonth(), today.getDate());
+  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
+  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return false;
+  // Today on the school's calendar, as the server compares it (not the reader's own clock).
+  return date.toISOString().slice(0, 10) >= today;
 }
 
 /**
