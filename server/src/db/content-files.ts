@@ -52,6 +52,8 @@ const QuestionsFileSchema = z.array(
     key: z.string().min(1),
     module: z.string().min(1),
     correct: z.number().int().min(0),
+    /** A phrase copied from the module's text that answers the question (issue 17: the content test finds it there). */
+    source: Translated.optional(),
     en: QuestionTextSchema,
     es: QuestionTextSchema,
   }),
@@ -92,8 +94,12 @@ export interface ModuleContent {
 
 export interface QuestionContent {
   key: string;
+  /** The module (NN-slug) of `chapter` whose text answers the question. */
   module: string;
+  /** The course chapter (1-4) the question tests: its own chapter, or for the final's bank the chapter whose folder holds it. */
+  chapter: number;
   correct: number;
+  source?: Translated;
   en: z.infer<typeof QuestionTextSchema>;
   es: z.infer<typeof QuestionTextSchema>;
 }
@@ -204,17 +210,31 @@ function readModules(contentDir: string, chapterId: number): ModuleContent[] {
   });
 }
 
+/** The final exam's chapter: its bank is the final-questions.json of each course chapter's folder. */
+const FINAL_CHAPTER_ID = 6;
+
+/** One bank file of a chapter folder (questions.json or final-questions.json), checked. */
+function readQuestionsFile(contentDir: string, chapterId: number, name: string): QuestionContent[] {
+  const file = path.join(contentDir, 'course', `chapter-${String(chapterId)}`, name);
+  if (!fs.existsSync(file)) return [];
+  return readJson(QuestionsFileSchema, file).map((question) => {
+    if (question.en.answers.length !== question.es.answers.length || question.correct >= question.en.answers.length) {
+      throw new Error(`${file}: question ${question.key} has mismatched answers or correct index`);
+    }
+    return { ...question, chapter: chapterId };
+  });
+}
+
 export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
   const courts = readJson(CourtsFileSchema, path.join(contentDir, 'courts.json'));
   const chaptersFile = readJson(ChaptersFileSchema, path.join(contentDir, 'course', 'chapters.json'));
+  const courseChapterIds = chaptersFile.chapters.map((chapter) => chapter.id).filter((id) => id !== FINAL_CHAPTER_ID);
   const chapters = chaptersFile.chapters.map((chapter) => {
-    const questionsFile = path.join(contentDir, 'course', `chapter-${String(chapter.id)}`, 'questions.json');
-    const questions = fs.existsSync(questionsFile) ? readJson(QuestionsFileSchema, questionsFile) : [];
-    for (const question of questions) {
-      if (question.en.answers.length !== question.es.answers.length || question.correct >= question.en.answers.length) {
-        throw new Error(`${questionsFile}: question ${question.key} has mismatched answers or correct index`);
-      }
-    }
+    // Issue 17: the final has its own bank, never used in chapter quizzes, kept beside the modules it tests.
+    const questions =
+      chapter.id === FINAL_CHAPTER_ID
+        ? courseChapterIds.flatMap((id) => readQuestionsFile(contentDir, id, 'final-questions.json'))
+        : readQuestionsFile(contentDir, chapter.id, 'questions.json');
     return { ...chapter, modules: readModules(contentDir, chapter.id), questions };
   });
   const videosFile = path.join(contentDir, 'course', 'videos.json');

@@ -111,7 +111,7 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
           .values({
             contentKey: question.key,
             chapterId: chapter.id,
-            moduleKey: `ch${String(chapter.id)}-${question.module.slice(3)}`,
+            moduleKey: `ch${String(question.chapter)}-${question.module.slice(3)}`,
             question: question.en.question,
             questionEs: question.es.question,
             explanation: question.en.explanation,

@@ -1,0 +1,93 @@
+/**
+ * Issue 17: how much the question banks reward not reading, per bank and language, against the
+ * limits the content test holds them to (server/src/db/bank-quality.ts says what each measures).
+ * Run: `npm run content:stats`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  BANK_LIMITS,
+  absolutesShares,
+  findRejectedTerms,
+  longestCorrectShare,
+  longestPickerPassChance,
+  positionShares,
+  readRejectedSpanishTerms,
+  similarQuestions,
+  unsourcedQuestions,
+} from '../server/src/db/bank-quality.ts';
+import { CONTENT_DIR, LANGUAGES, readCourseContent } from '../server/src/db/content-files.ts';
+
+const content = readCourseContent();
+const modulesOf = (id: number) => content.chapters.find((chapter) => chapter.id === id)?.modules ?? [];
+const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
+const finalBank = content.chapters.find((chapter) => chapter.id === 6)?.questions ?? [];
+const banks = [
+  ...[1, 2, 3, 4].map((id) => ({
+    name: `chapter ${String(id)}`,
+    questions: content.chapters.find((chapter) => chapter.id === id)?.questions ?? [],
+  })),
+  ...[1, 2, 3, 4].map((id) => ({
+    name: `final, ch ${String(id)}`,
+    questions: finalBank.filter((question) => question.chapter === id),
+  })),
+];
+
+const rows = banks.flatMap(({ name, questions }) =>
+  LANGUAGES.map((language) => {
+    const absolutes = absolutesShares(questions, language);
+    return {
+      bank: name,
+      language,
+      questions: questions.length,
+      fourOptions: questions.filter((question) => question[language].answers.length === 4).length,
+      longestCorrect: percent(longestCorrectShare(questions, language)),
+      positions: positionShares(questions)
+        .map((share, index) => `${String(index + 1)}:${percent(share)}`)
+        .join(' '),
+      absolutesRight: percent(absolutes.right),
+      absolutesWrong: percent(absolutes.wrong),
+      longestPickerPasses: percent(longestPickerPassChance(questions, language)),
+      unsourced: unsourcedQuestions(questions, modulesOf, language).length,
+    };
+  }),
+);
+console.table(rows);
+console.log(
+  `Limits: longest correct <= ${percent(BANK_LIMITS.longestCorrectShare)}, longest-picker passes a chapter quiz <= ${percent(BANK_LIMITS.longestPickerPass)}, no position > ${percent(BANK_LIMITS.positionShare)}, absolutes gap <= ${percent(BANK_LIMITS.absolutesGap)}, chapter bank >= ${String(BANK_LIMITS.chapterBankSize)}, final >= ${String(BANK_LIMITS.finalShareSize)} per chapter, every question sourced.`,
+);
+for (const language of LANGUAGES) {
+  console.log(
+    `The longest-picker passes the final (${language}, 20 drawn, 14 to pass): ${percent(longestPickerPassChance(finalBank, language, { drawn: 20, passMark: 14 }))}`,
+  );
+}
+
+const all = content.chapters.flatMap((chapter) => chapter.questions);
+for (const language of LANGUAGES) {
+  const pairs = similarQuestions(all, language);
+  console.log(
+    `Near-duplicates (${language}, word overlap >= ${String(BANK_LIMITS.similarity)}): ${pairs.length === 0 ? 'none' : pairs.map((pair) => `${pair.keys.join('/')} (${pair.overlap.toFixed(2)})`).join(', ')}`,
+  );
+  const unsourced = all.filter((question) => unsourcedQuestions([question], modulesOf, language).length > 0);
+  if (unsourced.length > 0) {
+    console.log(`Unsourced (${language}): ${unsourced.map((question) => question.key).join(', ')}`);
+  }
+}
+
+const rejected = readRejectedSpanishTerms();
+const spanishFiles = [1, 2, 3, 4].flatMap((id) => {
+  const folder = path.join(CONTENT_DIR, 'course', `chapter-${String(id)}`);
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith('.es.md') || name.endsWith('questions.json'))
+    .map((name) => path.join(folder, name));
+});
+for (const file of spanishFiles) {
+  const text = file.endsWith('.json')
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { es: unknown; source?: { es: string } }[])
+        .map((question) => JSON.stringify([question.es, question.source?.es ?? '']))
+        .join('\n')
+    : fs.readFileSync(file, 'utf8');
+  const found = findRejectedTerms(text, rejected);
+  if (found.length > 0) console.log(`Glossary (${path.relative(CONTENT_DIR, file)}): ${found.join(', ')}`);
+}
