@@ -141,7 +141,7 @@ CAPTIONS = {
     'start': {
         'en': [(0, 3.4, 'You are driving the red car on a street\nwhere families live.'),
                (3.4, 6.0, 'Your phone buzzes with a new message.\nAt the same moment, a ball rolls into the street.')],
-        'es': [(0, 3.4, 'Usted maneja el auto rojo por una calle\ndonde viven familias.'),
+        'es': [(0, 3.4, 'Maneja el auto rojo por una calle\ndonde viven familias.'),
                (3.4, 6.0, 'Su teléfono vibra con un mensaje nuevo.\nEn ese mismo momento, una pelota rueda hacia la calle.')],
     },
     'correct': {
@@ -149,17 +149,17 @@ CAPTIONS = {
                (1.0, 3.8, 'You slow down and stop.\nA child runs out after the ball.'),
                (3.8, 5.4, 'The child is safe on the other side.\nYou drive on.'),
                (5.4, 7.0, 'Correct: a ball in the street can mean\na child is close behind. The message can wait.')],
-        'es': [(0, 1.0, 'Usted no hace caso al teléfono y mantiene la vista en el camino.'),
-               (1.0, 3.8, 'Usted reduce la velocidad y se detiene.\nUn niño sale corriendo detrás de la pelota.'),
-               (3.8, 5.4, 'El niño llega a salvo al otro lado.\nUsted sigue su camino.'),
+        'es': [(0, 1.0, 'No hace caso al teléfono y mantiene la vista en el camino.'),
+               (1.0, 3.8, 'Reduce la velocidad y se detiene.\nUn niño sale corriendo detrás de la pelota.'),
+               (3.8, 5.4, 'El niño llega a salvo al otro lado.\nSigue su camino.'),
                (5.4, 7.0, 'Correcto: una pelota en la calle puede significar\nque hay un niño cerca. El mensaje puede esperar.')],
     },
     'incorrect': {
         'en': [(0, LOOK_UP, 'You look down at your phone.\nYou do not see the child running after the ball.'),
                (LOOK_UP, 4.0, 'You look up just in time and slam on the brakes.\nYou stop only inches from the child!'),
                (4.0, 7.0, 'Reading a message takes your eyes off the road\nfor about 5 seconds. No message is worth a life.')],
-        'es': [(0, LOOK_UP, 'Usted mira su teléfono.\nNo ve al niño que corre detrás de la pelota.'),
-               (LOOK_UP, 4.0, 'Usted levanta la vista justo a tiempo y frena de golpe.\n¡Se detiene a centímetros del niño!'),
+        'es': [(0, LOOK_UP, 'Mira su teléfono.\nNo ve al niño que corre detrás de la pelota.'),
+               (LOOK_UP, 4.0, 'Levanta la vista justo a tiempo y frena de golpe.\n¡Se detiene a centímetros del niño!'),
                (4.0, 7.0, 'Leer un mensaje le quita la vista del camino\nunos 5 segundos. Ningún mensaje vale una vida.')],
     },
 }

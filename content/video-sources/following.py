@@ -116,14 +116,14 @@ CAPTIONS = {
     'start': {
         'en': [(0, 3.0, 'You are driving the red car on the highway.'),
                (3.0, 6.0, 'You are catching up to a large truck.\nYou cannot see the road ahead of it.')],
-        'es': [(0, 3.0, 'Usted maneja el auto rojo en la autopista.'),
-               (3.0, 6.0, 'Usted se acerca a un camión grande.\nNo puede ver el camino delante de él.')],
+        'es': [(0, 3.0, 'Maneja el auto rojo en la autopista.'),
+               (3.0, 6.0, 'Se acerca a un camión grande.\nNo puede ver el camino delante de él.')],
     },
     'correct': {
         'en': [(0, 2.8, 'You ease off the gas and stay about\nfour seconds behind the truck.'),
                (2.8, 5.0, 'Suddenly, the truck brakes hard.'),
                (5.0, 7.0, 'Correct: with a four-second gap,\nyou have time and room to stop safely.')],
-        'es': [(0, 2.8, 'Usted suelta el acelerador y se mantiene\nunos cuatro segundos detrás del camión.'),
+        'es': [(0, 2.8, 'Suelta el acelerador y se mantiene\nunos cuatro segundos detrás del camión.'),
                (2.8, 5.0, 'De repente, el camión frena con fuerza.'),
                (5.0, 7.0, 'Correcto: con un espacio de cuatro segundos,\nusted tiene tiempo y espacio para detenerse sin peligro.')],
     },
@@ -131,9 +131,9 @@ CAPTIONS = {
         'en': [(0, 3.8, 'You speed up and follow only about\none second behind the truck.'),
                (3.8, round(CONTACT, 2), 'Suddenly, the truck brakes hard.\nYou react too late.'),
                (round(CONTACT, 2), INCORRECT_LEN, 'You bump into the back of the truck.\nA gap of at least four seconds would have let you stop.')],
-        'es': [(0, 3.8, 'Usted acelera y va solo a un segundo\nmás o menos detrás del camión.'),
-               (3.8, round(CONTACT, 2), 'De repente, el camión frena con fuerza.\nUsted reacciona demasiado tarde.'),
-               (round(CONTACT, 2), INCORRECT_LEN, 'Usted choca contra la parte de atrás del camión.\nCon un espacio de al menos cuatro segundos habría podido detenerse.')],
+        'es': [(0, 3.8, 'Acelera y va solo a un segundo\nmás o menos detrás del camión.'),
+               (3.8, round(CONTACT, 2), 'De repente, el camión frena con fuerza.\nReacciona demasiado tarde.'),
+               (round(CONTACT, 2), INCORRECT_LEN, 'Choca contra la parte de atrás del camión.\nCon un espacio de al menos cuatro segundos habría podido detenerse.')],
     },
 }
 

@@ -109,14 +109,14 @@ CAPTIONS = {
     'start': {
         'en': [(0, 3.2, 'You are driving the red car.\nYou and a blue car come to a four-way stop.'),
                (3.2, 6.0, 'You both make a full stop at the same time.\nThe blue car is on your right.')],
-        'es': [(0, 3.2, 'Usted maneja el auto rojo.\nUsted y un auto azul llegan a un alto en cuatro direcciones.'),
+        'es': [(0, 3.2, 'Maneja el auto rojo.\nUn auto azul y usted llegan a un alto en cuatro direcciones.'),
                (3.2, 6.0, 'Los dos hacen un alto total al mismo tiempo.\nEl auto azul está a su derecha.')],
     },
     'correct': {
         'en': [(0, 2.6, 'You yield to the blue car, because it is on your right.'),
                (2.6, 5.0, 'The blue car goes first. Then it is your turn.'),
                (5.0, 6.5, 'Correct: when two cars stop at the same time,\nthe driver on the left yields to the driver on the right.')],
-        'es': [(0, 2.6, 'Usted le cede el paso al auto azul, porque está a su derecha.'),
+        'es': [(0, 2.6, 'Le cede el paso al auto azul, porque está a su derecha.'),
                (2.6, 5.0, 'El auto azul pasa primero. Después le toca a usted.'),
                (5.0, 6.5, 'Correcto: cuando dos autos se detienen al mismo tiempo,\nel conductor de la izquierda cede el paso al de la derecha.')],
     },
@@ -125,9 +125,9 @@ CAPTIONS = {
                (1.4, 3.6, 'Both drivers slam on the brakes.\nYou miss each other by inches!'),
                (3.6, 5.4, 'You should have yielded to the blue car.\nYou wait, then go.'),
                (5.4, 7.0, 'When two cars stop at the same time,\nthe driver on the left yields to the driver on the right.')],
-        'es': [(0, 1.4, 'Usted arranca al mismo tiempo que el auto azul.'),
+        'es': [(0, 1.4, 'Arranca al mismo tiempo que el auto azul.'),
                (1.4, 3.6, 'Los dos conductores frenan de golpe.\n¡Por muy poco no chocan!'),
-               (3.6, 5.4, 'Usted debía cederle el paso al auto azul.\nUsted espera y después avanza.'),
+               (3.6, 5.4, 'Debía cederle el paso al auto azul.\nEspera y después avanza.'),
                (5.4, 7.0, 'Cuando dos autos se detienen al mismo tiempo,\nel conductor de la izquierda cede el paso al de la derecha.')],
     },
 }

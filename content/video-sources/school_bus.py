@@ -132,7 +132,7 @@ CAPTIONS = {
     'start': {
         'en': [(0, 3.3, 'You are driving the red car behind a school bus\non a two-lane road. Its yellow lights flash.'),
                (3.3, 6.0, 'The bus stops. Its red lights flash\nand its stop arm swings out. The other lane is clear.')],
-        'es': [(0, 3.3, 'Usted maneja el auto rojo detrás de un autobús escolar\nen un camino de dos carriles. Sus luces amarillas parpadean.'),
+        'es': [(0, 3.3, 'Maneja el auto rojo detrás de un autobús escolar\nen un camino de dos carriles. Sus luces amarillas parpadean.'),
                (3.3, 6.0, 'El autobús se detiene. Sus luces rojas parpadean\ny extiende su brazo de alto. El otro carril está libre.')],
     },
     'correct': {
@@ -140,7 +140,7 @@ CAPTIONS = {
                (2.2, 4.4, 'A child gets off the bus\nand crosses the road in front of it.'),
                (4.4, 5.4, 'The red lights go off and the stop arm folds back.'),
                (5.4, 7.0, 'Correct: stay stopped until the red lights stop flashing\nand the stop arm is pulled back.')],
-        'es': [(0, 2.2, 'Usted se detiene bastante atrás del autobús.\nEl auto que viene de frente también se detiene.'),
+        'es': [(0, 2.2, 'Se detiene bastante atrás del autobús.\nEl auto que viene de frente también se detiene.'),
                (2.2, 4.4, 'Un niño baja del autobús\ny cruza el camino por delante de él.'),
                (4.4, 5.4, 'Las luces rojas se apagan y el brazo de alto se retrae.'),
                (5.4, 7.0, 'Correcto: permanezca detenido hasta que las luces rojas\ndejen de parpadear y el brazo de alto se retraiga.')],
@@ -149,8 +149,8 @@ CAPTIONS = {
         'en': [(0, 2.6, 'You pull into the other lane to pass the bus.'),
                (2.6, 4.6, 'A child steps out from in front of the bus.\nYou slam on the brakes and stop just in time!'),
                (4.6, 7.0, 'Never pass a school bus with its red lights flashing.\nTraffic behind the bus must stop, in every state.')],
-        'es': [(0, 2.6, 'Usted se pasa al otro carril para rebasar el autobús.'),
-               (2.6, 4.6, 'Un niño sale por delante del autobús.\n¡Usted frena de golpe y se detiene justo a tiempo!'),
+        'es': [(0, 2.6, 'Se pasa al otro carril para rebasar el autobús.'),
+               (2.6, 4.6, 'Un niño sale por delante del autobús.\n¡Frena de golpe y se detiene justo a tiempo!'),
                (4.6, 7.0, 'Nunca rebase un autobús escolar con las luces rojas\nintermitentes. El tráfico detrás del autobús\ndebe detenerse, en todos los estados.')],
     },
 }

@@ -1,3 +1,4 @@
+import { FINAL_EXAM_CHAPTER } from '@ts/contract';
 import { asc } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
@@ -38,6 +39,8 @@ export interface CourseContent {
   questionById: ReadonlyMap<number, BankQuestion>;
   /** A chapter's active questions, by id: what a draw picks from. */
   activeBankByChapter: ReadonlyMap<number, number[]>;
+  /** The final exam's own active bank (issue 17), by the course chapter each question tests. */
+  activeFinalBankByChapter: ReadonlyMap<number, number[]>;
 }
 
 interface Copy {
@@ -97,11 +100,15 @@ async function readCourseContent(db: Db): Promise<CourseContent> {
   );
   const answersByQuestion = groupBy(read.answers, (answer) => answer.questionId);
   const activeBankByChapter = new Map<number, number[]>();
+  const activeFinalBankByChapter = new Map<number, number[]>();
   for (const question of read.questions) {
     if (!question.active) continue;
-    const bank = activeBankByChapter.get(question.chapterId) ?? [];
+    const isFinal = question.chapterId === FINAL_EXAM_CHAPTER;
+    const banks = isFinal ? activeFinalBankByChapter : activeBankByChapter;
+    const chapter = isFinal ? testedChapter(question.moduleKey) : question.chapterId;
+    const bank = banks.get(chapter) ?? [];
     bank.push(question.id);
-    activeBankByChapter.set(question.chapterId, bank);
+    banks.set(chapter, bank);
   }
   return {
     version: read.version,
@@ -114,7 +121,13 @@ async function readCourseContent(db: Db): Promise<CourseContent> {
       read.questions.map((question) => [question.id, { question, answers: answersByQuestion.get(question.id) ?? [] }]),
     ),
     activeBankByChapter,
+    activeFinalBankByChapter,
   };
+}
+
+/** The course chapter a final-exam question tests, from its module's key (chN-slug); 0 when it names none. */
+function testedChapter(moduleKey: string | null): number {
+  return Number(/^ch(\d+)-/.exec(moduleKey ?? '')?.[1] ?? 0);
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {

@@ -21,20 +21,23 @@ export function drawQuestions(bank: readonly number[], count: number, previous: 
 }
 
 /**
- * Decision 008: the final exam draws evenly from the four chapter banks (5 each for 20), each
- * share avoiding the previous attempt's questions where it can, then shuffled together.
+ * Issue 17 (decision 023): the final exam draws from its own bank, evenly across the chapters it
+ * tests (5 each for 20), and never repeats a question of the previous attempt: a retake is a
+ * different form. The banks are taken in turn, so a share a short bank cannot fill falls to the
+ * others; fewer than `count` fresh questions in all returns fewer, and the caller refuses the draw.
  */
 export function drawAcrossBanks(
   banks: readonly (readonly number[])[],
   count: number,
   previous: ReadonlySet<number>,
 ): number[] {
-  const perBank = Math.floor(count / banks.length);
-  let remainder = count - perBank * banks.length;
-  const drawn = banks.flatMap((bank) => {
-    const take = perBank + (remainder > 0 ? 1 : 0);
-    if (remainder > 0) remainder -= 1;
-    return drawQuestions(bank, take, previous);
-  });
+  const fresh = shuffle(banks).map((bank) => shuffle(bank.filter((id) => !previous.has(id))));
+  const drawn: number[] = [];
+  for (let round = 0; drawn.length < count && fresh.some((bank) => bank.length > round); round++) {
+    for (const bank of fresh) {
+      const id = bank[round];
+      if (id !== undefined && drawn.length < count) drawn.push(id);
+    }
+  }
   return shuffle(drawn);
 }

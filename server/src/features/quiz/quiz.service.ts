@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { COURSE_CHAPTERS, FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
@@ -136,8 +136,7 @@ async function drawAttempt(
     scope: chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
   });
   const content = await getCourseContent(db);
-  const banks = content.activeBankByChapter;
-  const activeBank = (chapter: number) => banks.get(chapter) ?? [];
+  const activeBank = (chapter: number) => content.activeBankByChapter.get(chapter) ?? [];
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
@@ -153,11 +152,7 @@ async function drawAttempt(
     const seen = new Set(previous?.questionIds ?? []);
     const questionIds =
       chapterId === FINAL_EXAM_CHAPTER
-        ? drawAcrossBanks(
-            COURSE_CHAPTERS.map((chapter) => activeBank(chapter)),
-            rules.questionCount,
-            seen,
-          )
+        ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
         : drawQuestions(activeBank(chapterId), rules.questionCount, seen);
     if (questionIds.length < rules.questionCount) {
       throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');

@@ -205,7 +205,14 @@ describe('quizzes and the final exam', () => {
     expect(again.json().error.code).toBe('ALREADY_COMPLETE');
   });
 
-  it('opens the final after chapters 1-4: 20 questions from all four banks, 13 fails, 14 passes and completes the course', async () => {
+  /** The course chapter each drawn final question tests (its module's chapter), as stored. */
+  async function testedChapters(quiz: Quiz): Promise<number[]> {
+    const rows = await t.db.select({ id: questions.id, moduleKey: questions.moduleKey }).from(questions);
+    const byId = new Map(rows.map((row) => [row.id, Number(/^ch(\d)-/.exec(row.moduleKey ?? '')?.[1])]));
+    return quiz.questions.map((question) => byId.get(question.id) ?? 0);
+  }
+
+  it('opens the final after chapters 1-4: 20 questions of its own bank, 5 per chapter, 13 fails, 14 passes and completes the course', async () => {
     const { id, client } = await paidStudent();
     for (const chapter of [1, 2, 3, 4]) await passChapter(client, t.db, id, chapter);
 
@@ -213,8 +220,10 @@ describe('quizzes and the final exam', () => {
     const final = drawn.json<Quiz>();
     expect(final.questions).toHaveLength(20);
     expect(final.passMark).toBe(14);
-    const perChapter = [1, 2, 3, 4].map((chapter) => final.questions.filter((q) => q.chapter_id === chapter).length);
-    expect(perChapter).toEqual([5, 5, 5, 5]);
+    // Issue 17: never a chapter quiz's question, whose answer the student has already been shown.
+    expect(final.questions.every((question) => question.chapter_id === 6)).toBe(true);
+    const tested = await testedChapters(final);
+    expect([1, 2, 3, 4].map((chapter) => tested.filter((n) => n === chapter).length)).toEqual([5, 5, 5, 5]);
     const failed = await client.post('/api/quiz/score', {
       studentId: id,
       chapter: 6,
@@ -225,6 +234,9 @@ describe('quizzes and the final exam', () => {
     const [before] = await t.db.select().from(students).where(eq(students.id, id));
     expect(before?.completedAt).toBeNull();
 
+    const retake = (await client.get(`/api/quiz/finalExamQuestions/${String(id)}`)).json<Quiz>();
+    const firstForm = new Set(final.questions.map((question) => question.id));
+    expect(retake.questions.filter((question) => firstForm.has(question.id))).toEqual([]);
     const passed = await takeQuiz(client, t.db, id, 6, 14);
     expect(passed.json<QuizResult>()).toMatchObject({ status: 'PASS', score: 14, isFinal: true });
     const [after] = await t.db.select().from(students).where(eq(students.id, id));

@@ -139,6 +139,33 @@ describe('course rules per profile (decision 012)', () => {
     });
   });
 
+  describe('california-tvs-exam: a final of 25 passed at 18, two attempts, the second on different questions', () => {
+    it('fails 17 of 25, draws a second form sharing no question with the first, passes it at 18', async () => {
+      const student = await createRulesStudent(t, 'california-tvs-exam');
+      await passChapters(student, [1, 2, 3, 4]);
+      const first = await drawQuiz(student, 6);
+      expect(first).toMatchObject({ passMark: 18, questionCount: 25, attemptsAllowed: 2 });
+      expect(first.questions).toHaveLength(25);
+      expect(await submit(student, first, 17)).toMatchObject({ status: 'FAIL', score: 17, total: 25 });
+
+      const second = await drawQuiz(student, 6);
+      const firstForm = new Set(first.questions.map((question) => question.id));
+      expect(second.questions).toHaveLength(25);
+      expect(second.questions.filter((question) => firstForm.has(question.id))).toEqual([]);
+      expect(await submit(student, second, 18)).toMatchObject({ status: 'PASS', score: 18, total: 25 });
+    });
+
+    it('refuses a third attempt after two failed ones', async () => {
+      const student = await createRulesStudent(t, 'california-tvs-exam');
+      await passChapters(student, [1, 2, 3, 4]);
+      await submit(student, await drawQuiz(student, 6), 0);
+      await submit(student, await drawQuiz(student, 6), 0);
+      const third = await draw(student, 6);
+      expect(third.statusCode).toBe(409);
+      expect(third.json().error.code).toBe('NO_ATTEMPTS_LEFT');
+    });
+  });
+
   describe('four-hour-identity: a final of 20 passed at 15, two attempts a day apart', () => {
     it('fails 14 of 20 and passes 15 of 20, telling the page its numbers', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');

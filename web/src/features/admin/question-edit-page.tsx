@@ -4,7 +4,13 @@ import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import { z } from 'zod';
-import { type AdminQuestion, type SaveQuestion, SaveQuestionSchema, questionsApi } from '@ts/contract';
+import {
+  type AdminQuestion,
+  FINAL_EXAM_CHAPTER,
+  type SaveQuestion,
+  SaveQuestionSchema,
+  questionsApi,
+} from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
@@ -128,7 +134,10 @@ export function QuestionEditPage() {
       <div>
         <PageHeading className="text-2xl font-bold">{t('admin.pages.editQuestion')}</PageHeading>
         <p className="mt-1 text-slate-700">
-          {t('questions.chapter', { number: data.chapter_id })} · {t('questions.number', { id: data.id })}
+          {data.chapter_id === FINAL_EXAM_CHAPTER
+            ? t('questions.finalExam')
+            : t('questions.chapter', { number: data.chapter_id })}{' '}
+          · {t('questions.number', { id: data.id })}
         </p>
         {!data.active && <p className="mt-1 text-slate-700">{t('questions.retired')}</p>}
       </div>

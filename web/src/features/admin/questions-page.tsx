@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { contentApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, contentApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
@@ -36,6 +36,9 @@ export function matchesSearch(question: { id: number; question: string }, search
  */
 export function QuestionsPage() {
   const { t } = useTranslation();
+  // Chapter 6 is the final exam's own bank (issue 17).
+  const chapterLabel = (chapter: number) =>
+    chapter === FINAL_EXAM_CHAPTER ? t('questions.finalExam') : t('questions.chapter', { number: chapter });
   const questions = useQuery({ queryKey: ['admin-questions'], queryFn: () => callApi(contentApi.questions) });
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
@@ -86,7 +89,7 @@ export function QuestionsPage() {
             <option value="">{t('questions.allChapters')}</option>
             {allChapters.map((chapter) => (
               <option key={chapter} value={chapter}>
-                {t('questions.chapter', { number: chapter })}
+                {chapterLabel(chapter)}
               </option>
             ))}
           </SelectField>
@@ -104,7 +107,7 @@ export function QuestionsPage() {
             className="rounded-lg bg-white p-6 shadow"
           >
             <h2 id={`chapter-${String(chapterId)}-heading`} className="text-lg font-semibold">
-              {t('questions.chapter', { number: chapterId })}
+              {chapterLabel(chapterId)}
             </h2>
             <p className="text-sm text-slate-700">{t('questions.count', { total: list.length })}</p>
             <ol className="mt-3 divide-y divide-slate-200">

@@ -6,6 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import {
   type AdminStudent,
+  FINAL_EXAM_CHAPTER,
   type AdminStudentRow,
   mayResendDelivery,
   adminStudentsApi,
@@ -38,9 +39,6 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
     </div>
   );
 }
-
-/** The final exam is chapter 6 (spec 9). */
-const FINAL_EXAM_CHAPTER = 6;
 
 /** Issue 7: every submitted quiz and final exam attempt, chapter by chapter, oldest first within each. */
 function AttemptsSection({ attempts }: { attempts: AdminStudent['attempts'] }) {
