@@ -16,10 +16,13 @@ const CONTENT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'c
  */
 export function answerKey(): Map<string, string> {
   const key = new Map<string, string>();
+  // Each chapter's quiz bank and its share of the final's own bank (issue 17).
   for (const chapter of [1, 2, 3, 4]) {
-    const file = path.join(CONTENT, `chapter-${String(chapter)}`, 'questions.json');
-    for (const question of JSON.parse(fs.readFileSync(file, 'utf8')) as QuestionFile[]) {
-      key.set(question.en.question, question.en.answers[question.correct] ?? '');
+    for (const name of ['questions.json', 'final-questions.json']) {
+      const file = path.join(CONTENT, `chapter-${String(chapter)}`, name);
+      for (const question of JSON.parse(fs.readFileSync(file, 'utf8')) as QuestionFile[]) {
+        key.set(question.en.question, question.en.answers[question.correct] ?? '');
+      }
     }
   }
   return key;

@@ -19,6 +19,8 @@ export interface TestStudent {
   state: string;
   zip: string;
   court: number;
+  /** Optional on the form (issue 17). */
+  case_number?: string;
 }
 
 /** Digits unique to this test run (and to this worker), for names, emails and usernames. */

@@ -17,6 +17,10 @@ export const CertificateSchema = z.object({
   file_url: z.string(),
   url: z.string(),
   deliveries: z.array(DeliveryStateSchema),
+  /** Who the rules profile sends it to (issue 17): held_for_state_report is filed with the state. */
+  routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
+  /** When a state filing holding it was marked filed; null before (or for other routings). */
+  state_filed_at: z.string().nullable(),
 });
 export type Certificate = z.infer<typeof CertificateSchema>;
 

@@ -53,6 +53,9 @@ export const ERROR_STATUS = {
   // Admin work on students, certificates and questions.
   COMPLETION_DATE_INVALID: 400,
   CORRECT_ANSWER_REQUIRED: 400,
+  // State filings (issue 17).
+  NOTHING_TO_FILE: 409,
+  FILING_CLOSED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

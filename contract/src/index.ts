@@ -18,6 +18,7 @@ export * from './staff.ts';
 export * from './staff-access.ts';
 export * from './rules.ts';
 export * from './seat-time.ts';
+export * from './state-filings.ts';
 export * from './identity.ts';
 export * from './primitives.ts';
 
@@ -39,6 +40,7 @@ import { registrationApi } from './registration.ts';
 import { rulesApi } from './rules.ts';
 import { seatTimeApi } from './seat-time.ts';
 import { staffApi } from './staff.ts';
+import { stateFilingsApi } from './state-filings.ts';
 
 /** Every call of the API, one group per server feature (the route tests and the fuzz test walk it). */
 export const API_GROUPS = {
@@ -59,6 +61,7 @@ export const API_GROUPS = {
   rulesApi,
   seatTimeApi,
   staffApi,
+  stateFilingsApi,
 } as const;
 
 export const ALL_ENDPOINTS: readonly Endpoint[] = Object.values(API_GROUPS).flatMap((group) =>

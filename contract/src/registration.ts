@@ -80,6 +80,20 @@ export const RegistrationSchema = z.object({
     .regex(DOB_PATTERN, 'The court due date must be MM/DD/YYYY.')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Optional (issue 17): the case or citation number on the student's court papers or ticket,
+   * printed on the certificate and sent with it to the court and in a state filing.
+   */
+  case_number: z
+    .string()
+    .trim()
+    .max(40, 'The case or citation number is too long.')
+    .regex(
+      /^[\p{L}\p{N}][\p{L}\p{N} ./#-]*$/u,
+      'The case or citation number may use letters, digits, spaces and - / . # only.',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 export type Registration = z.input<typeof RegistrationSchema>;
 

@@ -75,6 +75,8 @@ export const RulesProfileSchema = z.object({
     routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
     /** Years the school keeps the records. */
     retentionYears: z.number().int().positive(),
+    /** held_for_state_report only: once the state filing is marked filed, the court is emailed its copy too (issue 17). */
+    courtCopyAfterFiling: z.boolean().optional(),
   }),
 });
 export type RulesProfile = z.infer<typeof RulesProfileSchema>;

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CONTENT_DIR } from '../../server/src/db/content-files.ts';
 import { startServer } from '../../server/src/server.ts';
-import { E2E_MINUTES_PER_MODULE, E2E_ONE_TRY_COURT, E2E_STRICT_COURT, E2E_TIMED_COURT } from './timed-court.ts';
+import {
+  E2E_MINUTES_PER_MODULE,
+  E2E_ONE_TRY_COURT,
+  E2E_STATE_REPORT_COURT,
+  E2E_STRICT_COURT,
+  E2E_TIMED_COURT,
+} from './timed-court.ts';
 
 /**
  * The end-to-end server: `npm start`'s server on a copy of the reviewed content with one court
@@ -61,6 +67,17 @@ const oneTryProfile = {
 };
 fs.writeFileSync(path.join(contentDir, 'rules/e2e-one-try.json'), JSON.stringify(oneTryProfile, null, 2));
 
+// The certificate held for the state's report, the court emailed once it is filed (issue 17).
+const stateReportProfile = {
+  ...defaultProfile,
+  $comment: 'For the end-to-end tests only: the spec course, its certificate filed with the state.',
+  id: 'e2e-state-report',
+  name: { en: 'End-to-end state-report course', es: 'Curso de prueba con informe al estado' },
+  description: { en: 'Reported to the state.', es: 'Se informa al estado.' },
+  certificate: { routing: 'held_for_state_report', retentionYears: 3, courtCopyAfterFiling: true },
+};
+fs.writeFileSync(path.join(contentDir, 'rules/e2e-state-report.json'), JSON.stringify(stateReportProfile, null, 2));
+
 const courtsFile = path.join(contentDir, 'courts.json');
 const courts = JSON.parse(fs.readFileSync(courtsFile, 'utf8')) as { counties: unknown[] };
 courts.counties.push({
@@ -78,6 +95,11 @@ courts.counties.push({
   state: E2E_ONE_TRY_COURT.state,
   name: 'E2E One Try County',
   courts: [{ name: E2E_ONE_TRY_COURT.name, email: 'e2e.onetry@courts.example', rulesProfile: 'e2e-one-try' }],
+});
+courts.counties.push({
+  state: E2E_STATE_REPORT_COURT.state,
+  name: 'E2E State Report County',
+  courts: [{ name: E2E_STATE_REPORT_COURT.name, email: 'e2e.state@courts.example', rulesProfile: 'e2e-state-report' }],
 });
 fs.writeFileSync(courtsFile, JSON.stringify(courts, null, 2));
 

@@ -147,6 +147,8 @@ export const students = pgTable(
     rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
     /** The date the court expects the certificate by, when the student gave one at registration. */
     courtDueDate: date('court_due_date', { mode: 'string' }),
+    /** The court's case or citation number, when the student gave one (issue 17): matches the certificate to the ticket. */
+    caseNumber: text('case_number'),
     createdAt: createdAt(),
     paymentAt: moment('payment_at'),
     completedAt: moment('completed_at'),
@@ -576,6 +578,48 @@ export const certificateDeliveries = pgTable(
   (t) => [
     uniqueIndex('certificate_deliveries_recipient_key').on(t.certificateId, t.recipient),
     index('certificate_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/**
+ * Issue 17 (decision 024): a batch of held certificates (routing held_for_state_report) exported
+ * for one state's report, then marked filed with the state's confirmation reference, or rejected
+ * (its certificates can then go in a new batch). Never deleted.
+ */
+export const stateFilings = pgTable(
+  'state_filings',
+  {
+    id: serial('id').primaryKey(),
+    state: text('state').notNull(),
+    status: text('status', { enum: ['exported', 'filed', 'rejected'] }).notNull(),
+    exportedByStaffId: integer('exported_by_staff_id')
+      .notNull()
+      .references(() => staff.id),
+    exportedAt: moment('exported_at').notNull(),
+    /** When the state accepted it, and its confirmation reference. */
+    filedAt: moment('filed_at'),
+    confirmationReference: text('confirmation_reference'),
+    rejectedAt: moment('rejected_at'),
+    rejectionReason: text('rejection_reason'),
+    closedByStaffId: integer('closed_by_staff_id').references(() => staff.id),
+  },
+  (t) => [index('state_filings_state_idx').on(t.state, t.exportedAt)],
+);
+
+/** The certificates of a state filing batch; a certificate may be in several (after a rejection). */
+export const stateFilingCertificates = pgTable(
+  'state_filing_certificates',
+  {
+    filingId: integer('filing_id')
+      .notNull()
+      .references(() => stateFilings.id),
+    certificateId: integer('certificate_id')
+      .notNull()
+      .references(() => certificates.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.filingId, t.certificateId] }),
+    index('state_filing_certificates_certificate_idx').on(t.certificateId),
   ],
 );
 

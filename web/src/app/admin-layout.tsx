@@ -23,6 +23,10 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   if (role === 'court_clerk') return [students, changePassword, archive];
   if (role === 'clerk') return [dashboard, students, changePassword, archive];
   const items = [dashboard, students, studentSignUp, modifyQuestions, changePassword, archive];
+  // Issue 17: a state's report spans all its courts, so only admins over every court file it.
+  if (role === 'admin' || role === 'super_admin') {
+    items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });
+  }
   if (user?.type === 'super_admin') {
     items.push(
       { to: '/admin/users', label: t('admin.nav.users') },

@@ -11,3 +11,4 @@ export { StudentsPage } from '../features/admin/students-page.tsx';
 export { UsersPage } from '../features/admin/users-page.tsx';
 export { ArchivePage } from '../features/admin/archive-page.tsx';
 export { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
+export { StateFilingsPage } from '../features/admin/state-filings-page.tsx';

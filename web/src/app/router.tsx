@@ -123,6 +123,7 @@ export const router = createBrowserRouter([
               { path: '/admin/archive', lazy: lazyPage(admin, (m) => m.ArchivePage) },
               { path: '/admin/users', lazy: lazyPage(admin, (m) => m.UsersPage) },
               { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
+              { path: '/admin/state-filings', lazy: lazyPage(admin, (m) => m.StateFilingsPage) },
             ],
           },
         ],

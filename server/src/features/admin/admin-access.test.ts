@@ -348,6 +348,31 @@ const ROWS: Row[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
     expected: rolesMay(['super_admin']),
   },
+  // Issue 17: a state's report spans its courts: admins over every court only, never a clerk.
+  {
+    route: 'GET /api/admin/state-filings',
+    request: () => ({ method: 'GET', url: '/api/admin/state-filings' }),
+    expected: rolesMay(['admin', 'super_admin']),
+  },
+  {
+    route: 'POST /api/admin/state-filings',
+    request: () => ({ method: 'POST', url: '/api/admin/state-filings', payload: { state: 'WY' } }),
+    expected: rolesMay(['admin', 'super_admin'], 409),
+  },
+  {
+    route: 'GET /api/admin/state-filings/:id',
+    request: () => ({ method: 'GET', url: '/api/admin/state-filings/999999' }),
+    expected: rolesMay(['admin', 'super_admin'], 404),
+  },
+  {
+    route: 'POST /api/admin/state-filings/:id/outcome',
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/state-filings/999999/outcome',
+      payload: { outcome: 'filed', confirmation_reference: 'X-1' },
+    }),
+    expected: rolesMay(['admin', 'super_admin'], 404),
+  },
 ];
 
 const CELLS = ROWS.length * CALLERS.length * COURTS.length;

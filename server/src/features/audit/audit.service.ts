@@ -18,12 +18,15 @@ export type AuditAction =
   | 'issue_set_password_link'
   | 'unlock_course'
   | 'grant_extra_attempt'
-  | 'extend_completion_window';
+  | 'extend_completion_window'
+  | 'export_state_filing'
+  | 'mark_state_filing_filed'
+  | 'mark_state_filing_rejected';
 
 export interface AuditRecord {
   staffId: number;
   action: AuditAction;
-  entityType: 'student' | 'certificate' | 'delivery' | 'question' | 'answer' | 'staff';
+  entityType: 'student' | 'certificate' | 'delivery' | 'question' | 'answer' | 'staff' | 'state_filing';
   entityId: number | null;
   /** The record as it was (null for a creation); never a secret such as a password hash. */
   before: unknown;

@@ -12,6 +12,7 @@ import type { Auth } from '../../plugins/session.ts';
 import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
+import { findStateFilingDates } from './state-filings.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
@@ -104,6 +105,7 @@ export async function issueCertificate(
     courseName: COURSE_NAME,
     completionDate: input.completionDate,
     rulesProfile: describeRulesProfile(profile),
+    ...(student.student.caseNumber ? { caseNumber: student.student.caseNumber } : {}),
     issuedAt: now.toISOString(),
   };
   const [row] = await tx
@@ -164,6 +166,7 @@ async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
       number: certificates.number,
       issuedAt: certificates.issuedAt,
       completionDate: certificates.completionDate,
+      routing: certificates.routing,
     })
     .from(certificates)
     .where(eq(certificates.studentId, studentId))
@@ -179,6 +182,10 @@ async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
       ),
     )
     .orderBy(asc(certificateDeliveries.id));
+  const filedWithState = await findStateFilingDates(
+    db,
+    rows.filter((row) => row.routing === 'held_for_state_report').map((row) => row.id),
+  );
   return rows.map((row) => ({
     certificate: {
       id: row.id,
@@ -187,6 +194,8 @@ async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
       completion_date: row.completionDate,
       file_url: fileUrl(row.number),
       url: fileUrl(row.number),
+      routing: row.routing,
+      state_filed_at: filedWithState.get(row.id)?.toISOString() ?? null,
     },
     deliveries: deliveries.filter((delivery) => delivery.certificateId === row.id),
   }));

@@ -157,6 +157,8 @@ describe('certificates', () => {
           completion_date: today(t),
           file_url: `/api/certificates/${certificate.number}/pdf`,
           url: `/api/certificates/${certificate.number}/pdf`,
+          routing: 'student_and_court',
+          state_filed_at: null,
           deliveries: [
             { recipient: 'student', status: 'queued', sent_at: null },
             { recipient: 'court', status: 'queued', sent_at: null },

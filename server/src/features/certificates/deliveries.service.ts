@@ -1,5 +1,6 @@
 import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import type { RulesProfile } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateDeliveries, certificates } from '../../db/schema.ts';
@@ -28,19 +29,35 @@ function describeFailure(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
+type CertificateRouting = RulesProfile['certificate']['routing'];
+
+/** What the student's email says about the court's copy: only what the school really does (issue 17). */
+const WHERE_THE_COURT_COPY_GOES: Record<CertificateRouting, (court: string) => string> = {
+  student_and_court: (court) => `A copy has been sent to the ${court}.`,
+  student_only: (court) => `Please give a copy to the ${court} yourself, as your court asks.`,
+  held_for_state_report: () =>
+    `The school reports your completion to the state; you will see the filing date on your Certificates page.`,
+};
+
 function certificateEmail(
   config: Config,
   recipient: 'student' | 'court',
-  certificate: { number: string; snapshot: unknown },
+  certificate: { number: string; snapshot: unknown; routing: CertificateRouting },
   downloadPath: string,
 ): { subject: string; text: string } {
-  const snapshot = certificate.snapshot as { studentName: string; courtName: string; completionDate: string };
+  const snapshot = certificate.snapshot as {
+    studentName: string;
+    courtName: string;
+    completionDate: string;
+    caseNumber?: string;
+  };
   if (recipient === 'court') {
     return {
       subject: `Traffic school completion: ${snapshot.studentName} (${certificate.number})`,
       text:
         `Dear Clerk of the ${snapshot.courtName},\n\n` +
         `${snapshot.studentName} completed the court-assigned traffic school course at ${config.schoolName} on ${snapshot.completionDate}.\n` +
+        (snapshot.caseNumber ? `Case or citation number: ${snapshot.caseNumber}\n` : '') +
         `The certificate of completion (${certificate.number}) is attached. Its authenticity can be checked at ${config.publicUrl}/verify/${certificate.number}.\n\n` +
         `${config.schoolName}\n${config.supportEmail}\n`,
     };
@@ -49,7 +66,7 @@ function certificateEmail(
     subject: `Your certificate of completion (${certificate.number})`,
     text:
       `Hello ${snapshot.studentName},\n\n` +
-      `Congratulations on completing your traffic school course. Your certificate of completion is attached, and a copy has been sent to the ${snapshot.courtName}.\n` +
+      `Congratulations on completing your traffic school course. Your certificate of completion is attached. ${WHERE_THE_COURT_COPY_GOES[certificate.routing](snapshot.courtName)}\n` +
       `You can also download it for the next ${String(LINK_DAYS)} days at ${config.publicUrl}${downloadPath}\n` +
       `or any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +
       `Questions? Write to ${config.supportEmail}.\n\n${config.schoolName}\n`,
@@ -128,6 +145,7 @@ async function sendDueBatch(
         id: certificates.id,
         number: certificates.number,
         snapshot: certificates.snapshot,
+        routing: certificates.routing,
         pdf: certificates.pdf,
       })
       .from(certificates)

@@ -87,6 +87,7 @@ export async function registerStudent(
     // The court's rules profile as it is today stays the enrolment's rules (decision 012).
     ...(await pinnedRulesProfile(db, input.court)),
     courtDueDate,
+    caseNumber: input.case_number ?? null,
   };
   try {
     if (enrolledByStaffId === null) {

@@ -64,6 +64,27 @@ describe('registration', () => {
   };
 
   describe('POST /api/register/student', () => {
+    it('keeps the optional case or citation number (issue 17) as typed, trimmed, and refuses one with other characters', async () => {
+      const withNumber = await register(buildRegistration({ case_number: ' TR-2026/00417 ' }));
+      expect(withNumber.statusCode).toBe(201);
+      const student = await findStudent(withNumber.json<{ studentId: number }>().studentId);
+      expect(student?.caseNumber).toBe('TR-2026/00417');
+
+      const without = await register(buildRegistration({ case_number: '' }));
+      expect(await findStudent(without.json<{ studentId: number }>().studentId)).toMatchObject({ caseNumber: null });
+
+      const before = await countRows(t.db, 'students');
+      const bad = await register(buildRegistration({ case_number: '=HYPERLINK("x")' }));
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.fields).toEqual([
+        {
+          field: 'case_number',
+          message: 'The case or citation number may use letters, digits, spaces and - / . # only.',
+        },
+      ]);
+      expect(await countRows(t.db, 'students')).toBe(before);
+    });
+
     it('registers a student and answers 201 with the new studentId', async () => {
       const registration = buildRegistration();
       const response = await register(registration);

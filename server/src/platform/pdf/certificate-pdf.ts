@@ -30,6 +30,8 @@ export interface CertificateSnapshot {
   /** ISO date 'YYYY-MM-DD'. */
   completionDate: string;
   rulesProfile: string;
+  /** The court's case or citation number, when the student gave one (issue 17). */
+  caseNumber?: string;
   /** ISO timestamp; also the PDF's creation and modification date. */
   issuedAt: string;
 }
@@ -193,6 +195,7 @@ export async function renderCertificatePdf(
     ],
     [
       { label: 'Court', value: clean(snapshot.courtName) },
+      ...(snapshot.caseNumber ? [{ label: 'Case or citation number', value: clean(snapshot.caseNumber) }] : []),
       { label: 'Course', value: clean(snapshot.courseName) },
     ],
   ]);
@@ -218,6 +221,8 @@ function subsetTags(snapshot: CertificateSnapshot, options: CertificatePdfOption
     snapshot.completionDate,
     snapshot.rulesProfile,
     snapshot.issuedAt,
+    // Only when present, so a certificate issued before case numbers renders to the same bytes.
+    ...(snapshot.caseNumber ? [snapshot.caseNumber] : []),
     options.schoolName,
     options.verifyUrl,
     options.signatoryName ?? null,

@@ -28,13 +28,18 @@ export function neutraliseCell(value: string | number): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The report as CSV text: a header line, then one line per court, lines ended by CRLF (RFC 4180). */
-export function toCsv(rows: readonly ReportRow[]): string {
+/** Rows as CSV text: a header line of the columns, then one line per row, lines ended by CRLF (RFC 4180). */
+export function rowsToCsv<Row, Key extends keyof Row & string>(columns: readonly Key[], rows: readonly Row[]): string {
   const lines = [
-    REPORT_CSV_COLUMNS.join(','),
-    ...rows.map((row) => REPORT_CSV_COLUMNS.map((column) => neutraliseCell(row[column])).join(',')),
+    columns.join(','),
+    ...rows.map((row) => columns.map((column) => neutraliseCell(row[column] as string | number)).join(',')),
   ];
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The report as CSV text: a header line, then one line per court. */
+export function toCsv(rows: readonly ReportRow[]): string {
+  return rowsToCsv(REPORT_CSV_COLUMNS, rows);
 }
 
 /**
@@ -42,7 +47,12 @@ export function toCsv(rows: readonly ReportRow[]): string {
  * lets spreadsheet programs read court names with accents as UTF-8.
  */
 export function downloadReportCsv(rows: readonly ReportRow[], fileName: string): void {
-  const url = URL.createObjectURL(new Blob(['\uFEFF', toCsv(rows)], { type: 'text/csv;charset=utf-8' }));
+  downloadCsv(toCsv(rows), fileName);
+}
+
+/** Saves CSV text as a file (UTF-8 with a byte-order mark). */
+export function downloadCsv(csv: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -458,6 +458,8 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
         number: 'TS-2026-000001',
         generated_at: '2026-11-03T10:00:00Z',
         completion_date: '2026-11-03',
+        routing: 'student_and_court',
+        state_filed_at: null,
         file_url: '/api/certificates/TS-2026-000001/pdf',
         url: '/api/certificates/TS-2026-000001/pdf',
         deliveries: [

@@ -80,6 +80,13 @@ export function CertificatesPage() {
                     ))}
                   </ul>
                 )}
+                {certificate.routing === 'held_for_state_report' && (
+                  <p className="mt-1 text-sm text-slate-700">
+                    {certificate.state_filed_at
+                      ? t('certificates.stateFiled', { date: formatShortDate(certificate.state_filed_at) })
+                      : t('certificates.stateWaiting')}
+                  </p>
+                )}
               </div>
               <a href={certificate.file_url} className="font-semibold text-blue-800 underline" download>
                 {t('certificates.download')}

@@ -37,6 +37,7 @@ export const EMPTY_REGISTRATION = {
   zip: '',
   court: '',
   court_due_date: '',
+  case_number: '',
 } satisfies RegistrationFormValues;
 
 export type RegistrationForm = UseFormReturn<RegistrationFormValues, unknown, z.output<typeof RegistrationFormSchema>>;
@@ -186,6 +187,15 @@ export function RegistrationFields({
             ref={field.ref}
           />
         )}
+      />
+      {/* Issue 17: optional; printed on the certificate so the court can match it to the ticket. */}
+      <TextField
+        label={t('rules.caseNumber')}
+        hint={t('rules.caseNumberHint')}
+        error={errorOf('case_number', t('rules.badCaseNumber'))}
+        autoComplete="off"
+        maxLength={40}
+        {...register('case_number')}
       />
     </>
   );
