@@ -27,4 +27,12 @@ describe('admin navigation (spec 6, decision 011)', () => {
       '/admin/archive',
     ]);
   });
+
+  it('gives State Filings to admins over every court and super admins only (issue 17)', () => {
+    expect(paths(user('admin', null))).toContain('/admin/state-filings');
+    expect(paths(user('super_admin', null))).toContain('/admin/state-filings');
+    for (const who of [user('admin', 4), user('clerk', null), user('clerk', 4)]) {
+      expect(paths(who)).not.toContain('/admin/state-filings');
+    }
+  });
 });
