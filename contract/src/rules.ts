@@ -115,6 +115,8 @@ export const StudentRulesSchema = RulesSummarySchema.extend({
   deadlineWarning: z.boolean(),
   /** The completion window's last day once it has ended (course calls then answer 403 COMPLETION_WINDOW_CLOSED), else null. */
   closedOn: z.string().nullable(),
+  /** Attempts staff granted beyond the profile's, per quiz (1-4, or 6 for the final; issue 17). */
+  extraAttempts: z.array(z.object({ chapter: z.number().int(), attempts: z.number().int() })),
 });
 export type StudentRules = z.infer<typeof StudentRulesSchema>;
 

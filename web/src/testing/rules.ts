@@ -20,6 +20,7 @@ export function studentRulesWith(overrides: Partial<StudentRules> = {}): Student
     deadline: null,
     deadlineWarning: false,
     closedOn: null,
+    extraAttempts: [],
     ...overrides,
   };
 }

@@ -18,6 +18,17 @@ export async function countExtraAttempts(db: Db, input: { studentId: number; cha
   return row?.n ?? 0;
 }
 
+/** Every quiz staff added attempts to for the student, with how many (the student's rules say so). */
+export async function listExtraAttempts(db: Db, studentId: number): Promise<{ chapter: number; attempts: number }[]> {
+  const rows = await db
+    .select({ chapter: rulesExceptions.chapterId, attempts: count() })
+    .from(rulesExceptions)
+    .where(and(eq(rulesExceptions.studentId, studentId), eq(rulesExceptions.kind, 'extra_attempt')))
+    .groupBy(rulesExceptions.chapterId)
+    .orderBy(rulesExceptions.chapterId);
+  return rows.flatMap((row) => (row.chapter === null ? [] : [{ chapter: row.chapter, attempts: row.attempts }]));
+}
+
 /**
  * Days staff added to the completion window of the row's student (issue 17), as a column of a
  * query on `students`, so the window is read with the student in one statement.

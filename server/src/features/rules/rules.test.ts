@@ -98,6 +98,7 @@ describe('course rules per profile (decision 012)', () => {
         deadline: null,
         deadlineWarning: false,
         closedOn: null,
+        extraAttempts: [],
         certificateRouting: 'student_and_court',
         courtHasEmail: true,
       });
@@ -429,6 +430,8 @@ describe('course rules per profile (decision 012)', () => {
         }),
       ]);
 
+      // The student's rules say it, so the home page can.
+      expect((await rulesOf(student)).extraAttempts).toEqual([{ chapter: 6, attempts: 1 }]);
       const third = await drawQuiz(student, 6);
       expect(third.attemptsAllowed).toBe(3);
       expect(await submit(student, third, 15)).toMatchObject({ status: 'PASS' });

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Language } from '../../plugins/language.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { getCompletionStatus } from './completion.service.ts';
+import { listExtraAttempts } from './exceptions.queries.ts';
 import { getCourtProfileRef, getPinnedProfile, type StudentProfile } from './rules.service.ts';
 
 /** A profile's rules as the pages tell a driver (one place for both the student's and a court's). */
@@ -48,6 +49,7 @@ export async function getStudentRules(
   const profile = await getPinnedProfile(db, student);
   const completion = await getCompletionStatus(db, context, input.studentId, profile);
   return {
+    extraAttempts: await listExtraAttempts(db, input.studentId),
     ...summarizeRules(profile, input.language, Boolean(student.courtEmail)),
     deadline: completion.deadline,
     deadlineWarning: completion.deadlineWarning,

@@ -35,6 +35,20 @@ describe('a court’s rules in plain sentences (issue 16)', () => {
     expect(lines).toContain('60 days from registration to finish the course.');
   });
 
+  it('says the attempts the school granted beyond the rules (issue 17)', () => {
+    const lines = describe_(
+      studentRulesWith({
+        extraAttempts: [
+          { chapter: 2, attempts: 1 },
+          { chapter: 6, attempts: 2 },
+        ],
+      }),
+    );
+    expect(lines).toContain('The school granted you 1 more attempt at the Chapter 2 quiz.');
+    expect(lines).toContain('The school granted you 2 more attempts at the final exam.');
+    expect(describe_(studentRulesWith()).join(' ')).not.toContain('granted');
+  });
+
   it('never promises the court a certificate it has no address for, or that the state reports', () => {
     expect(describe_(studentRulesWith({ courtHasEmail: false })).at(-1)).toBe(
       'Your certificate is emailed to you; give it to your court yourself.',

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { TFunction } from '../../lib/i18n.ts';
-import { type RulesSummary, rulesApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type RulesSummary, type StudentRules, rulesApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { formatLimit } from '../../lib/durations.ts';
 
@@ -39,6 +39,16 @@ export function describeRules(rules: RulesSummary, t: TFunction, language: strin
       .join(' ');
   lines.push(`${t('rulesSummary.chapterQuiz', quizzes.chapter)} ${retakes(quizzes.chapter)}`);
   lines.push(`${t('rulesSummary.finalExam', quizzes.final)} ${retakes(quizzes.final)}`);
+  // Issue 17: what staff granted beyond the profile, so the student sees the new limit.
+  if ('extraAttempts' in rules) {
+    for (const extra of (rules as StudentRules).extraAttempts) {
+      const quiz =
+        extra.chapter === FINAL_EXAM_CHAPTER
+          ? t('rulesSummary.theFinal')
+          : t('rulesSummary.chapterNumberQuiz', { number: extra.chapter });
+      lines.push(t('rulesSummary.extraAttempts', { count: extra.attempts, quiz }));
+    }
+  }
   lines.push(
     rules.windowDays === null ? t('rulesSummary.noWindow') : t('rulesSummary.window', { days: rules.windowDays }),
   );
