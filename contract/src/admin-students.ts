@@ -33,6 +33,8 @@ export const AdminStudentSchema = z.object({
   rules_profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }).optional(),
   /** The court's due date the student gave at registration (YYYY-MM-DD), or null; always filled. */
   court_due_date: z.string().nullable().optional(),
+  /** The case or citation number the student gave at registration, or null (issue 17); always filled. */
+  case_number: z.string().nullable().optional(),
   /** Exceptions staff made to the student's rules, oldest first (issue 17); always filled. */
   exceptions: z.array(RulesExceptionSchema).optional(),
   payments: z.array(

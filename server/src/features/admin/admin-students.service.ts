@@ -179,6 +179,7 @@ export async function getStudentDetail(
       name: (await getRulesProfile(db, student.rulesProfileId, student.rulesProfileVersion)).name.en,
     },
     court_due_date: student.courtDueDate,
+    case_number: student.caseNumber,
     exceptions: await listRulesExceptions(db, studentId),
     payments: paymentRows.map(({ payment, recordedBy }) => ({
       method: payment.method,

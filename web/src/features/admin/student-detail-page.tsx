@@ -200,6 +200,7 @@ export function StudentDetailPage() {
           </Field>
         )}
         <StudentDeadlineField studentId={id} courtDueDate={student.court_due_date ?? null} />
+        {student.case_number && <Field label={t('adminStudent.caseNumber')}>{student.case_number}</Field>}
         <Field label={t('fields.dob')}>{student.dob}</Field>
         <Field label={t('fields.address')}>
           {student.address}, {student.city}, {student.state} {student.zip}
