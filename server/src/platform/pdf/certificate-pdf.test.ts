@@ -177,6 +177,16 @@ describe('renderCertificatePdf', () => {
     expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT', 'COURSE']));
   });
 
+  it('prints the case or citation number under the court when the student gave one (issue 17), and no empty line otherwise', async () => {
+    const withNumber = await readPage(
+      await renderCertificatePdf(createSnapshot({ caseNumber: 'CR-2026-0042' }), createOptions()),
+    );
+    const texts = withNumber.runs.map((run) => run.text);
+    expect(texts).toEqual(expect.arrayContaining(['CASE OR CITATION NUMBER', 'CR-2026-0042']));
+    const without = await readPage(await renderCertificatePdf(createSnapshot(), createOptions()));
+    expect(without.runs.map((run) => run.text)).not.toContain('CASE OR CITATION NUMBER');
+  });
+
   it.each(['José Núñez', 'Zoë Łukasz', 'Đorđe Čolić', 'Nguyễn Thị Ánh', 'Øystein Ærø-Åsheim'])(
     'renders the accented name %s letter for letter',
     async (studentName) => {
