@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminQuestion, Module, Quiz } from '@ts/contract';
+import type { AdminQuestion, Module, Quiz, QuizResult } from '@ts/contract';
 import { buildSecondInstance, buildTestApp, type TestApp } from './testing/build-test-app.ts';
-import { apiClient, completeModulesOf, passChapter, signInPaidStudent } from './testing/course.ts';
+import { answersFor, apiClient, completeModulesOf, passChapter, signInPaidStudent } from './testing/course.ts';
 import { createStaff } from './testing/factories.ts';
 import { signInStaff } from './testing/sign-in.ts';
 
@@ -73,5 +73,26 @@ describe('two instances on one database', () => {
         'Edited on the first instance: what does a flashing red light mean?',
       );
     }
+  });
+
+  it('never shows again on one instance a quiz submitted through the other', async () => {
+    const { id, client } = await signInPaidStudent(t);
+    await completeModulesOf(client, t.db, id, 1);
+    const onSecond = apiClient(second.app, client.cookie);
+    // Drawn on the first, then shown again on the second, which keeps a copy of the open attempt.
+    const drawn = (await client.get('/api/quiz/questions/1')).json<Quiz>();
+    expect((await onSecond.get('/api/quiz/questions/1')).json<Quiz>().attemptId).toBe(drawn.attemptId);
+
+    const submitted = await client.post('/api/quiz/score', {
+      studentId: id,
+      chapter: 1,
+      attemptId: drawn.attemptId,
+      questions: await answersFor(t.db, drawn, 0),
+    });
+    expect(submitted.json<QuizResult>().status).toBe('FAIL');
+    // The second instance draws a new attempt rather than show the graded one.
+    const next = (await onSecond.get('/api/quiz/questions/1')).json<Quiz>();
+    expect(next.attemptId).not.toBe(drawn.attemptId);
+    expect((await client.get('/api/quiz/questions/1')).json<Quiz>().attemptId).toBe(next.attemptId);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
+import { maskName, parseCompletionDate } from './certificate-dates.ts';
 
 const TODAY = new Date('2026-11-22T15:00:00Z');
 
@@ -41,17 +41,6 @@ describe('parseCompletionDate (the completion date a super_admin types)', () => 
     ['an empty string', ''],
   ])('refuses %s (%j)', (_label, text) => {
     expect(parseCompletionDate(text, TODAY)).toBeNull();
-  });
-});
-
-describe('formatCertificateNumber', () => {
-  it('writes the year and the counter padded to six digits', () => {
-    expect(formatCertificateNumber(2026, 123)).toBe('TS-2026-000123');
-    expect(formatCertificateNumber(2026, 1)).toBe('TS-2026-000001');
-  });
-
-  it('keeps every digit of a counter past 999999 rather than wrapping to a number already used', () => {
-    expect(formatCertificateNumber(2026, 1_234_567)).toBe('TS-2026-1234567');
   });
 });
 

@@ -24,11 +24,6 @@ export function parseCompletionDate(text: string, today: Date): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-/** A certificate number from the year's gap-free counter: TS-2026-000123. */
-export function formatCertificateNumber(year: number, value: number): string {
-  return `TS-${String(year)}-${String(value).padStart(6, '0')}`;
-}
-
 /**
  * A student's name on the public verification page: initials only ("J. N."), so anyone holding
  * a certificate number can check it belongs to the person in front of them, but learns neither

@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { formatCertificateNumber, maskName, parseCompletionDate } from './certificate-dates.ts';
+import { maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { findStateFilingDates } from './state-filings.service.ts';
@@ -42,17 +44,34 @@ export interface IssueContext {
 const isoToUs = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 /** The next number of the year's gap-free sequence; the row lock serialises concurrent issues. */
-async function nextNumber(tx: Db, year: number): Promise<string> {
-  const [row] = await tx
-    .insert(certificateCounters)
-    .values({ year, lastValue: 1 })
-    .onConflictDoUpdate({
-      target: certificateCounters.year,
-      set: { lastValue: sql`${certificateCounters.lastValue} + 1` },
-    })
-    .returning({ value: certificateCounters.lastValue });
+/**
+ * Gives a just-inserted certificate its gap-free number (decision 010) in one statement: the
+ * year's counter advanced and the number written to the row and its snapshot. Called as the
+ * transaction's last statement, so the counter row, which every issue of the year waits on, is
+ * held only until the commit (issue 15: taken first, it was held through every later statement
+ * and the event-loop turns between them, and final passes queued on it).
+ */
+async function assignNumber(tx: Db, certificateId: number, year: number): Promise<string> {
+  const [row] = await selectRawRows<{ number: string }>(
+    tx,
+    sql`
+    with advanced as (
+      insert into ${certificateCounters} (year, last_value) values (${year}, 1)
+      on conflict (year) do update set last_value = ${certificateCounters}.last_value + 1
+      returning last_value
+    ), formatted as (
+      -- The number's one format: TS-<year>-<the counter, padded to at least six digits>.
+      select 'TS-' || ${String(year)} || '-' || repeat('0', greatest(0, 6 - length(last_value::text))) || last_value::text as number
+      from advanced
+    )
+    update ${certificates}
+    set number = formatted.number, snapshot = jsonb_set(${certificates}.snapshot, '{number}', to_jsonb(formatted.number))
+    from formatted
+    where ${certificates}.id = ${certificateId}
+    returning ${certificates}.number`,
+  );
   if (!row) throw new Error('certificate counter did not advance');
-  return formatCertificateNumber(year, row.value);
+  return row.number;
 }
 
 /**
@@ -95,9 +114,10 @@ export async function issueCertificate(
     version: student.student.rulesProfileVersion,
   });
   const { routing, retentionYears } = profile.rules.certificate;
-  const number = await nextNumber(tx, Number(issuedOn.slice(0, 4)));
+  // Unique until assignNumber replaces it at the end of this transaction; never seen outside it.
+  const provisional = `pending-${randomUUID()}`;
   const snapshot: CertificateSnapshot = {
-    number,
+    number: provisional,
     studentName: `${student.student.firstName} ${student.student.lastName}`,
     dlNumber: student.student.dlNumber,
     dateOfBirth: isoToUs(student.student.dob),
@@ -111,7 +131,7 @@ export async function issueCertificate(
   const [row] = await tx
     .insert(certificates)
     .values({
-      number,
+      number: provisional,
       studentId: input.studentId,
       source: input.source,
       issuedByStaffId: input.staffId ?? null,
@@ -143,6 +163,8 @@ export async function issueCertificate(
       })),
     );
   }
+  // Last, for the counter row's sake (assignNumber); only an admin's issue is audited after it.
+  const number = await assignNumber(tx, row.id, Number(issuedOn.slice(0, 4)));
   if (input.source === 'admin' && input.staffId !== undefined) {
     await recordAudit(tx, context.clock, {
       staffId: input.staffId,

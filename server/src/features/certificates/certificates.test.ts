@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, Quiz, StaffRole } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { localDate } from '../../platform/clock.ts';
 import { certificateCounters, certificates, sessions, students } from '../../db/schema.ts';
 import { createMailer, type Mailer } from '../../platform/mail/mailer.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
@@ -257,6 +258,39 @@ describe('certificates', () => {
         .from(certificateCounters)
         .where(eq(certificateCounters.year, t.clock.now().getUTCFullYear()));
       expect(counter?.lastValue).toBe(sequences[1]);
+    });
+
+    it('numbers a certificate TS-<year>-<counter, padded to six digits>, keeping every digit past 999999', async () => {
+      const student = await createCourseStudent(t);
+      const year = Number(localDate(t.clock.now(), t.config.schoolTimeZone).slice(0, 4));
+      const numbers: string[] = [];
+      const issueAt = async (tx: Db, lastValue: number) => {
+        await tx
+          .insert(certificateCounters)
+          .values({ year, lastValue })
+          .onConflictDoUpdate({ target: certificateCounters.year, set: { lastValue } });
+        const issued = await issueCertificate(
+          tx,
+          { clock: t.clock, config: t.config },
+          { studentId: student.id, source: 'admin', completionDate: today(t), email: false },
+        );
+        const [row] = await tx.select().from(certificates).where(eq(certificates.id, issued.id));
+        numbers.push(row?.number ?? '', (row?.snapshot as { number: string }).number);
+      };
+      // In a transaction rolled back at the end, so the file's other tests keep their counter.
+      await expect(
+        t.db.transaction(async (tx) => {
+          await issueAt(tx, 41);
+          await issueAt(tx, 1_234_566);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(numbers).toEqual([
+        `TS-${String(year)}-000042`,
+        `TS-${String(year)}-000042`,
+        `TS-${String(year)}-1234567`,
+        `TS-${String(year)}-1234567`,
+      ]);
     });
 
     it('consumes no number when issuing fails: an unknown student, or a transaction rolled back after the number was taken', async () => {

@@ -12,6 +12,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
   serve(app, quizApi.questions, PAID_STUDENT, async ({ params, auth, request }) =>
     startQuizAttempt(db, context, {
       studentId: auth.studentId,
+      progressVersion: auth.progressVersion,
       profile: auth.profile,
       chapterId: params.chapterId,
       language: requestLanguage(request),
@@ -22,6 +23,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
     assertOwnRecord(auth, params.studentId);
     return startFinalExamAttempt(db, context, {
       studentId: auth.studentId,
+      progressVersion: auth.progressVersion,
       profile: auth.profile,
       language: requestLanguage(request),
     });

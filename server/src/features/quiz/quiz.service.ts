@@ -18,6 +18,7 @@ import type { IssueContext } from '../certificates/certificates.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
+import { findFreshOpenAttempt, type OpenAttempt } from './open-attempts.ts';
 import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
@@ -88,7 +89,7 @@ function shuffleAnswers(content: CourseContent, questionIds: number[]): Record<s
 export async function startQuizAttempt(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; profile: ProfileRef; chapterId: number; language: Language },
+  input: { studentId: number; progressVersion: number; profile: ProfileRef; chapterId: number; language: Language },
 ): Promise<Quiz> {
   // The final drawn through the chapter call keeps every rule of the final, its identity check
   // before the draw included (otherwise /quiz/questions/6 would skip it).
@@ -104,7 +105,7 @@ export async function startQuizAttempt(
 export async function startFinalExamAttempt(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; profile: ProfileRef; language: Language },
+  input: { studentId: number; progressVersion: number; profile: ProfileRef; language: Language },
 ): Promise<Quiz> {
   const profile = await assertCourseOpen(db, context, input, { finalDraw: true });
   return drawAttempt(db, context.clock, profile, { ...input, chapterId: FINAL_EXAM_CHAPTER });
@@ -114,7 +115,7 @@ async function drawAttempt(
   db: Db,
   clock: Clock,
   profile: StudentProfile,
-  input: { studentId: number; chapterId: number; language: Language },
+  input: { studentId: number; progressVersion: number; chapterId: number; language: Language },
 ): Promise<Quiz> {
   const { studentId, chapterId } = input;
   await assertChapterExists(db, chapterId);
@@ -122,7 +123,7 @@ async function drawAttempt(
   const rules = quizRulesFor(profile.rules, chapterId);
   // A reload shows the unsubmitted attempt again. What let it be drawn still holds (completions
   // are never undone), so only the course gate, asked by the caller, is asked again: one query.
-  const shown = await findOpenAttempt(db, studentId, chapterId);
+  const shown = await findFreshOpenAttempt(db, input, chapterId);
   if (shown) return presentAttempt(db, shown, rules, profile, input.language);
   const status = await getQuizStatus(db, { studentId, chapterId });
   if (status.complete) {
@@ -199,7 +200,7 @@ async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
 /** The drawn questions with their answers, none marked correct, in the student's language. */
 async function presentAttempt(
   db: Db,
-  attempt: typeof quizAttempts.$inferSelect,
+  attempt: OpenAttempt,
   rules: ReturnType<typeof quizRulesFor>,
   profile: StudentProfile,
   language: Language,

@@ -1,0 +1,74 @@
+import { eq, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
+import { quizAttempts, students } from '../../db/schema.ts';
+import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
+
+/** What showing an unsubmitted attempt again needs of it. */
+export type OpenAttempt = Pick<
+  typeof quizAttempts.$inferSelect,
+  'id' | 'studentId' | 'chapterId' | 'questionIds' | 'answerOrder'
+>;
+
+interface OpenAttemptsCopy {
+  version: number;
+  byChapter: ReadonlyMap<number, OpenAttempt>;
+}
+
+/** As many students as the progress copies hold (decision 019); the least recently used go first. */
+const COPIES = 20_000;
+const copiesByDb = new WeakMap<Db, Map<number, OpenAttemptsCopy>>();
+
+/**
+ * A student's unsubmitted attempt at a quiz, from this instance's copy when it is as new as the
+ * progress version the session lookup read (issue 15): a trigger raises that version whenever an
+ * attempt is drawn or graded (migration 0014), whoever writes, so a reload of an open quiz needs
+ * no query of its own on any instance. Otherwise one query reads the student's open attempts.
+ * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).
+ */
+export async function findFreshOpenAttempt(
+  db: Db,
+  student: { studentId: number; progressVersion: number },
+  chapterId: number,
+): Promise<OpenAttempt | undefined> {
+  if (db instanceof PgTransaction) throw new Error('findFreshOpenAttempt takes the database, not a transaction');
+  let copies = copiesByDb.get(db);
+  if (!copies) {
+    copies = new Map();
+    copiesByDb.set(db, copies);
+  }
+  const held = copies.get(student.studentId);
+  if (held && held.version >= student.progressVersion) {
+    copies.delete(student.studentId);
+    copies.set(student.studentId, held);
+    return held.byChapter.get(chapterId);
+  }
+  const [row] = await prepareOnce(db, 'read_open_attempts', (database) =>
+    database
+      .select({
+        version: students.progressVersion,
+        open: sql<OpenAttempt[] | null>`(select json_agg(json_build_object(
+            'id', ${quizAttempts.id}, 'studentId', ${quizAttempts.studentId}, 'chapterId', ${quizAttempts.chapterId},
+            'questionIds', ${quizAttempts.questionIds}, 'answerOrder', ${quizAttempts.answerOrder}) order by ${quizAttempts.id})
+          from ${quizAttempts}
+          where ${quizAttempts.studentId} = ${OUTER_STUDENT_ID} and ${quizAttempts.submittedAt} is null)`.mapWith(
+          (value) => parseJsonColumn(value) as OpenAttempt[] | null,
+        ),
+      })
+      .from(students)
+      .where(eq(students.id, sql.placeholder('studentId')))
+      .prepare('read_open_attempts'),
+  ).execute({ studentId: student.studentId });
+  // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
+  const byChapter = new Map((row?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
+  const fresh: OpenAttemptsCopy = { version: row?.version ?? student.progressVersion, byChapter };
+  const current = copies.get(student.studentId);
+  if (!current || current.version <= fresh.version) {
+    copies.delete(student.studentId);
+    copies.set(student.studentId, fresh);
+    const oldest = copies.keys().next();
+    if (copies.size > COPIES && !oldest.done) copies.delete(oldest.value);
+  }
+  return byChapter.get(chapterId);
+}
