@@ -56,5 +56,5 @@ test('an admin exports the state’s waiting certificates as a CSV batch and mar
 
   await signInAsStudent(page, student);
   await page.getByRole('link', { name: 'Certificates' }).first().click();
-  await expect(page.getByText(/Filed with the state on/)).toBeVisible();
+  await expect(page.getByText(/Filed with the state: /)).toBeVisible();
 });

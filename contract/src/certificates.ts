@@ -8,6 +8,15 @@ export const DeliveryStateSchema = z.object({
   sent_at: z.string().nullable(),
 });
 
+/** Issue 18: one step of where a certificate is, for the student's tracker. */
+export const CertificateTimelineStepSchema = z.object({
+  step: z.enum(['passed', 'issued', 'emailed_student', 'sent_to_court', 'filed_with_state', 'court_acknowledged']),
+  /** When the step was done (ISO), or null. */
+  at: z.string().nullable(),
+  state: z.enum(['done', 'pending', 'retrying', 'failed']),
+});
+export type CertificateTimelineStep = z.infer<typeof CertificateTimelineStepSchema>;
+
 /** Spec 3 Certificate: generated_at, file_url, url; with its number and delivery state. */
 export const CertificateSchema = z.object({
   id: z.number().int(),
@@ -21,6 +30,11 @@ export const CertificateSchema = z.object({
   routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
   /** When a state filing holding it was marked filed; null before (or for other routings). */
   state_filed_at: z.string().nullable(),
+  /** Where it is, step by step (issue 18). */
+  timeline: z.array(CertificateTimelineStepSchema),
+  /** The certificate a correction replaced with this one, and, on a replaced one, when (issue 18). */
+  replaces: z.string().nullable(),
+  superseded_at: z.string().nullable(),
 });
 export type Certificate = z.infer<typeof CertificateSchema>;
 

@@ -2,6 +2,7 @@ export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './auth.ts';
 export * from './courts.ts';
+export * from './court.ts';
 export * from './registration.ts';
 export * from './states.ts';
 export * from './health.ts';
@@ -29,6 +30,7 @@ import { authApi } from './auth.ts';
 import { certificatesApi } from './certificates.ts';
 import { contentApi } from './content.ts';
 import { courtsApi } from './courts.ts';
+import { courtApi } from './court.ts';
 import { dashboardApi } from './dashboard.ts';
 import { healthApi } from './health.ts';
 import { identityChecksApi } from './identity.ts';
@@ -50,6 +52,7 @@ export const API_GROUPS = {
   certificatesApi,
   contentApi,
   courtsApi,
+  courtApi,
   dashboardApi,
   healthApi,
   identityChecksApi,

@@ -20,6 +20,7 @@ import { registerStaffRoutes } from './features/staff/staff.routes.ts';
 import { registerIdentityCheckRoutes } from './features/identity-checks/identity-checks.routes.ts';
 import { registerRulesRoutes } from './features/rules/rules.routes.ts';
 import { registerStateFilingRoutes } from './features/certificates/state-filings.routes.ts';
+import { registerCourtViewRoutes } from './features/certificates/court-view.routes.ts';
 import { registerSeatTimeRoutes } from './features/seat-time/seat-time.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuditRoutes(app, deps);
   registerRulesRoutes(app, deps);
   registerStateFilingRoutes(app, deps);
+  registerCourtViewRoutes(app, deps);
   registerSeatTimeRoutes(app, deps);
   registerIdentityCheckRoutes(app, deps);
   await registerPaymentRoutes(app, deps);

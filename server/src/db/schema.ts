@@ -526,7 +526,7 @@ export const certificates = pgTable(
     studentId: integer('student_id')
       .notNull()
       .references(() => students.id),
-    source: text('source', { enum: ['completion', 'admin'] }).notNull(),
+    source: text('source', { enum: ['completion', 'admin', 'correction'] }).notNull(),
     issuedByStaffId: integer('issued_by_staff_id').references(() => staff.id),
     completionDate: date('completion_date', { mode: 'string' }).notNull(),
     snapshot: jsonb('snapshot').notNull(),
@@ -541,6 +541,13 @@ export const certificates = pgTable(
     /** Kept at least until this date (the profile's retention years). */
     retainUntil: date('retain_until', { mode: 'string' }),
     issuedAt: createdAt(),
+    /** When the court's own staff acknowledged receiving it, and who (issue 18); set once. */
+    acknowledgedAt: moment('acknowledged_at'),
+    acknowledgedByStaffId: integer('acknowledged_by_staff_id').references(() => staff.id),
+    /** A correction's reissue (issue 18): the certificate this one replaces, free, with a new number. */
+    replacesId: integer('replaces_id'),
+    /** Set on the replaced certificate when its correction is approved: it stays, marked superseded. */
+    supersededAt: moment('superseded_at'),
   },
   (t) => [
     uniqueIndex('certificates_number_key').on(t.number),
@@ -578,6 +585,39 @@ export const certificateDeliveries = pgTable(
   (t) => [
     uniqueIndex('certificate_deliveries_recipient_key').on(t.certificateId, t.recipient),
     index('certificate_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/**
+ * Issue 18: a student's request to correct a detail their certificate shows. One pending per
+ * student; approved (the record corrected and the certificate reissued free, in one transaction)
+ * or rejected with a note the student sees. Never deleted.
+ */
+export const certificateCorrections = pgTable(
+  'certificate_corrections',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    field: text('field', { enum: ['first_name', 'last_name', 'dob', 'dl_number', 'case_number'] }).notNull(),
+    /** The value as it was when asked, and as the student asks it to be. */
+    oldValue: text('old_value').notNull(),
+    value: text('value').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    createdAt: createdAt(),
+    decidedAt: moment('decided_at'),
+    decidedByStaffId: integer('decided_by_staff_id').references(() => staff.id),
+    note: text('note'),
+    /** The reissued certificate, once approved. */
+    certificateId: integer('certificate_id').references(() => certificates.id),
+  },
+  (t) => [
+    index('certificate_corrections_status_idx').on(t.status, t.createdAt),
+    uniqueIndex('certificate_corrections_one_pending_key')
+      .on(t.studentId)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -14,18 +14,24 @@ const user = (type: SessionUser['type'], court_id: number | null): SessionUser =
 const paths = (who: SessionUser) => adminNavItems(who, (key) => key).map((item) => item.to);
 
 describe('admin navigation (spec 6, decision 011)', () => {
-  it("gives a court's own clerk Students, Change Password and Archive, and no Dashboard", () => {
-    expect(paths(user('clerk', 4))).toEqual(['/admin/students', '/admin/change-password', '/admin/archive']);
+  it("gives a court's own clerk the court's completions, Students, Change Password and Archive, and no Dashboard", () => {
+    expect(paths(user('clerk', 4))).toEqual(['/court', '/admin/students', '/admin/change-password', '/admin/archive']);
   });
 
   it('keeps a court-limited admin to Students and Change Password, and a full clerk to the read-only items', () => {
-    expect(paths(user('admin', 4))).toEqual(['/admin/students', '/admin/change-password']);
+    expect(paths(user('admin', 4))).toEqual(['/court', '/admin/students', '/admin/change-password']);
     expect(paths(user('clerk', null))).toEqual([
       '/admin',
       '/admin/students',
       '/admin/change-password',
       '/admin/archive',
     ]);
+  });
+
+  it('gives the court completions to admins over every court, not to a school clerk (issue 18)', () => {
+    expect(paths(user('admin', null))).toContain('/court');
+    expect(paths(user('super_admin', null))).toContain('/court');
+    expect(paths(user('clerk', null))).not.toContain('/court');
   });
 
   it('gives State Filings to admins over every court and super admins only (issue 17)', () => {

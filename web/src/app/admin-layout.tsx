@@ -18,11 +18,13 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   const modifyQuestions = { to: '/admin/modify-questions', label: t('admin.nav.modifyQuestions') };
   const changePassword = { to: '/admin/change-password', label: t('admin.nav.changePassword') };
   const archive = { to: '/admin/archive', label: t('admin.nav.archive') };
+  // Issue 18: the court's completions, for the court's own staff and for admins over every court.
+  const courtCompletions = { to: '/court', label: t('admin.nav.courtCompletions') };
   const role = staffPolicyRole(user);
-  if (role === 'court_admin') return [students, changePassword];
-  if (role === 'court_clerk') return [students, changePassword, archive];
+  if (role === 'court_admin') return [courtCompletions, students, changePassword];
+  if (role === 'court_clerk') return [courtCompletions, students, changePassword, archive];
   if (role === 'clerk') return [dashboard, students, changePassword, archive];
-  const items = [dashboard, students, studentSignUp, modifyQuestions, changePassword, archive];
+  const items = [dashboard, students, courtCompletions, studentSignUp, modifyQuestions, changePassword, archive];
   // Issue 17: a state's report spans all its courts, so only admins over every court file it.
   if (role === 'admin' || role === 'super_admin') {
     items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });

@@ -12,3 +12,4 @@ export { UsersPage } from '../features/admin/users-page.tsx';
 export { ArchivePage } from '../features/admin/archive-page.tsx';
 export { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
 export { StateFilingsPage } from '../features/admin/state-filings-page.tsx';
+export { CourtCompletionsPage } from '../features/admin/court-completions-page.tsx';

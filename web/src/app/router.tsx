@@ -124,6 +124,7 @@ export const router = createBrowserRouter([
               { path: '/admin/users', lazy: lazyPage(admin, (m) => m.UsersPage) },
               { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
               { path: '/admin/state-filings', lazy: lazyPage(admin, (m) => m.StateFilingsPage) },
+              { path: '/court', lazy: lazyPage(admin, (m) => m.CourtCompletionsPage) },
             ],
           },
         ],

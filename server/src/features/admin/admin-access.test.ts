@@ -348,6 +348,31 @@ const ROWS: Row[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
     expected: rolesMay(['super_admin']),
   },
+  // Issue 18: a court's completions: its own staff (the court's record only), admins over every
+  // court (any court's); the acknowledgement is the court's alone.
+  {
+    route: 'GET /api/court/completions',
+    request: () => ({ method: 'GET', url: '/api/court/completions' }),
+    expected: staffOnly((caller, court) =>
+      caller === 'clerk'
+        ? { status: 403 }
+        : { status: 200, visible: caller === 'admin' || caller === 'super_admin' || coversCourt(caller, court) },
+    ),
+    sees: (body, world, court) =>
+      (body as { rows: { certificate_number: string }[] }).rows.some(
+        (row) => row.certificate_number === world.certificateNumbers[court],
+      ),
+  },
+  {
+    route: 'POST /api/court/completions/:number/acknowledge',
+    request: (world, court) => ({
+      method: 'POST',
+      url: `/api/court/completions/${encodeURIComponent(world.certificateNumbers[court])}/acknowledge`,
+    }),
+    expected: staffOnly((caller, court) =>
+      caller.startsWith('court_') ? { status: caller.endsWith(`_${court}`) ? 200 : 404 } : { status: 403 },
+    ),
+  },
   // Issue 17: a state's report spans its courts: admins over every court only, never a clerk.
   {
     route: 'GET /api/admin/state-filings',

@@ -21,12 +21,16 @@ export type AuditAction =
   | 'extend_completion_window'
   | 'export_state_filing'
   | 'mark_state_filing_filed'
-  | 'mark_state_filing_rejected';
+  | 'mark_state_filing_rejected'
+  | 'acknowledge_certificate'
+  | 'request_correction'
+  | 'approve_correction'
+  | 'reject_correction';
 
 export interface AuditRecord {
   staffId: number;
   action: AuditAction;
-  entityType: 'student' | 'certificate' | 'delivery' | 'question' | 'answer' | 'staff' | 'state_filing';
+  entityType: 'student' | 'certificate' | 'delivery' | 'question' | 'answer' | 'staff' | 'state_filing' | 'correction';
   entityId: number | null;
   /** The record as it was (null for a creation); never a secret such as a password hash. */
   before: unknown;

@@ -15,6 +15,7 @@ import { maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { findStateFilingDates } from './state-filings.service.ts';
+import { describeTimeline } from './certificate-timeline.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
@@ -189,8 +190,13 @@ async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
       issuedAt: certificates.issuedAt,
       completionDate: certificates.completionDate,
       routing: certificates.routing,
+      acknowledgedAt: certificates.acknowledgedAt,
+      supersededAt: certificates.supersededAt,
+      replaces: sql<string | null>`(select r.number from ${certificates} r where r.id = ${certificates.replacesId})`,
+      passedAt: students.completedAt,
     })
     .from(certificates)
+    .innerJoin(students, eq(students.id, certificates.studentId))
     .where(eq(certificates.studentId, studentId))
     .orderBy(desc(certificates.issuedAt), desc(certificates.id));
   if (rows.length === 0) return [];
@@ -208,19 +214,33 @@ async function loadCertificatesWithDeliveries(db: Db, studentId: number) {
     db,
     rows.filter((row) => row.routing === 'held_for_state_report').map((row) => row.id),
   );
-  return rows.map((row) => ({
-    certificate: {
-      id: row.id,
-      number: row.number,
-      generated_at: row.issuedAt.toISOString(),
-      completion_date: row.completionDate,
-      file_url: fileUrl(row.number),
-      url: fileUrl(row.number),
-      routing: row.routing,
-      state_filed_at: filedWithState.get(row.id)?.toISOString() ?? null,
-    },
-    deliveries: deliveries.filter((delivery) => delivery.certificateId === row.id),
-  }));
+  return rows.map((row) => {
+    const own = deliveries.filter((delivery) => delivery.certificateId === row.id);
+    const stateFiledAt = filedWithState.get(row.id) ?? null;
+    return {
+      certificate: {
+        id: row.id,
+        number: row.number,
+        generated_at: row.issuedAt.toISOString(),
+        completion_date: row.completionDate,
+        file_url: fileUrl(row.number),
+        url: fileUrl(row.number),
+        routing: row.routing,
+        state_filed_at: stateFiledAt?.toISOString() ?? null,
+        timeline: describeTimeline({
+          passedAt: row.passedAt,
+          issuedAt: row.issuedAt,
+          routing: row.routing,
+          deliveries: own,
+          stateFiledAt,
+          acknowledgedAt: row.acknowledgedAt,
+        }),
+        replaces: row.replaces,
+        superseded_at: row.supersededAt?.toISOString() ?? null,
+      },
+      deliveries: own,
+    };
+  });
 }
 
 /** Spec 3 Certificate rows of one enrolment, newest first, with each recipient's delivery state. */

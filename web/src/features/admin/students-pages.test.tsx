@@ -460,6 +460,9 @@ describe('Student detail: Resend only for the roles the server lets resend (deci
         completion_date: '2026-11-03',
         routing: 'student_and_court',
         state_filed_at: null,
+        timeline: [],
+        replaces: null,
+        superseded_at: null,
         file_url: '/api/certificates/TS-2026-000001/pdf',
         url: '/api/certificates/TS-2026-000001/pdf',
         deliveries: [

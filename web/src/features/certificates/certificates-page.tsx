@@ -9,20 +9,47 @@ import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useCompletedChapters } from '../course/course-queries.ts';
-import { formatShortDate } from '../../lib/dates.ts';
+import { formatMoment, formatShortDate } from '../../lib/dates.ts';
+import { usePublicConfig } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
-function DeliveryLine({ delivery }: { delivery: Certificate['deliveries'][number] }) {
+/**
+ * Issue 18: where a certificate is, step by step, with the school's dates and times; a step that
+ * failed says what happens next.
+ */
+function Timeline({ certificate }: { certificate: Certificate }) {
   const { t } = useTranslation();
-  const who = t(`certificates.recipient.${delivery.recipient}`);
-  const status =
-    delivery.status === 'sent' && delivery.sent_at
-      ? t('certificates.delivery.sent', { date: formatShortDate(delivery.sent_at) })
-      : t(`certificates.delivery.${delivery.status}`);
+  const supportEmail = usePublicConfig().data?.supportEmail ?? '';
+  const steps = certificate.timeline.filter((step) => step.step !== 'passed' && step.step !== 'issued');
   return (
-    <li>
-      {who}: {status}
-    </li>
+    <ol
+      className="mt-2 space-y-1 text-sm"
+      aria-label={t('certificates.timeline.label', { number: certificate.number })}
+    >
+      {steps.map((step) => (
+        <li key={step.step} className="flex gap-2">
+          <span
+            aria-hidden="true"
+            className={
+              step.state === 'done' ? 'text-green-800' : step.state === 'failed' ? 'text-red-800' : 'text-slate-600'
+            }
+          >
+            {step.state === 'done' ? '✓' : step.state === 'failed' ? '!' : '○'}
+          </span>
+          <span className="text-slate-800">
+            {t(`certificates.timeline.${step.step}`)}
+            {': '}
+            {step.state === 'done'
+              ? step.at
+                ? formatMoment(step.at)
+                : t('certificates.timeline.done')
+              : step.state === 'failed'
+                ? t('certificates.timeline.failed', { email: supportEmail })
+                : t(`certificates.timeline.${step.state}`)}
+          </span>
+        </li>
+      ))}
+    </ol>
   );
 }
 
@@ -73,19 +100,17 @@ export function CertificatesPage() {
               <div>
                 <p className="font-semibold text-slate-900">{formatShortDate(certificate.generated_at)}</p>
                 <p className="text-sm text-slate-700">{t('certificates.number', { number: certificate.number })}</p>
-                {certificate.deliveries.length > 0 && (
-                  <ul className="mt-1 text-sm text-slate-700">
-                    {certificate.deliveries.map((delivery) => (
-                      <DeliveryLine key={delivery.recipient} delivery={delivery} />
-                    ))}
-                  </ul>
-                )}
-                {certificate.routing === 'held_for_state_report' && (
-                  <p className="mt-1 text-sm text-slate-700">
-                    {certificate.state_filed_at
-                      ? t('certificates.stateFiled', { date: formatShortDate(certificate.state_filed_at) })
-                      : t('certificates.stateWaiting')}
+                {certificate.replaces && (
+                  <p className="text-sm text-slate-700">
+                    {t('certificates.replaces', { number: certificate.replaces })}
                   </p>
+                )}
+                {certificate.superseded_at ? (
+                  <p className="text-sm text-slate-700">
+                    {t('certificates.superseded', { date: formatShortDate(certificate.superseded_at) })}
+                  </p>
+                ) : (
+                  <Timeline certificate={certificate} />
                 )}
               </div>
               <a href={certificate.file_url} className="font-semibold text-blue-800 underline" download>

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Certificate, CourtCompletion } from '@ts/contract';
+import { auditLog, certificateDeliveries, certificates } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
+import { apiClient, type ApiClient } from '../../testing/course.ts';
+import { createStaff } from '../../testing/factories.ts';
+import { signInStaff } from '../../testing/sign-in.ts';
+
+type Page = { rows: CourtCompletion[]; total: number; page: number; pageSize: number };
+
+/** Issue 18: the court's own view of its completions, and its acknowledgement of receipt. */
+describe('the court view', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const staffOf = async (role: 'admin' | 'clerk' | 'super_admin', courtId: number | null = null): Promise<ApiClient> =>
+    apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role, courtId })));
+
+  /** A student of a court of their own who completed the course, and their certificate. */
+  async function completed(overrides: { caseNumber?: string } = {}) {
+    const student = await createCourseStudent(t, { caseNumber: overrides.caseNumber ?? null });
+    await recordCourseCompletion(t, student.id);
+    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
+  }
+
+  it("shows a court's own clerk that court's completions only, with what a clerk matches a ticket by", async () => {
+    const mine = await completed({ caseNumber: 'TR-88-1' });
+    const other = await completed();
+    const clerk = await staffOf('clerk', mine.court.id);
+    const response = await clerk.get(`/api/court/completions?courtId=${String(other.court.id)}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json<Page>();
+    expect(page).toMatchObject({ total: 1, page: 1, pageSize: 50 });
+    expect(page.rows).toEqual([
+      {
+        certificate_number: mine.certificate.number,
+        first_name: 'Sam',
+        last_name: mine.lastName,
+        dl_number: mine.dlNumber,
+        case_number: 'TR-88-1',
+        completed_at: mine.certificate.completionDate,
+        court_email_sent_at: null,
+        acknowledged_at: null,
+      },
+    ]);
+    // Another court's certificate does not exist for this clerk.
+    const foreign = await clerk.post(`/api/court/completions/${other.certificate.number}/acknowledge`, {});
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('searches by name, licence or case number, filters by completion date, and shows when the court was emailed', async () => {
+    const student = await completed({ caseNumber: 'CIT-2026-5512' });
+    await t.db
+      .update(certificateDeliveries)
+      .set({ status: 'sent', sentAt: new Date('2026-11-20T17:00:00Z') })
+      .where(eq(certificateDeliveries.certificateId, student.certificate.id));
+    const clerk = await staffOf('clerk', student.court.id);
+    const find = async (query: string) =>
+      (await clerk.get(`/api/court/completions?${query}`)).json<Page>().rows.map((row) => row.certificate_number);
+    for (const search of [student.lastName, student.dlNumber.toLowerCase(), 'cit-2026', `Sam ${student.lastName}`]) {
+      expect(await find(`search=${encodeURIComponent(search)}`), search).toEqual([student.certificate.number]);
+    }
+    expect(await find('search=nobody-at-all')).toEqual([]);
+    const day = student.certificate.completionDate;
+    expect(await find(`from=${day}&to=${day}`)).toEqual([student.certificate.number]);
+    expect(await find('to=2000-01-01')).toEqual([]);
+    const [row] = (await clerk.get('/api/court/completions')).json<Page>().rows;
+    expect(row?.court_email_sent_at).toBe('2026-11-20T17:00:00.000Z');
+  });
+
+  it('records an acknowledgement once, by whom, audited, and emails the student once', async () => {
+    const student = await completed();
+    const clerk = await staffOf('clerk', student.court.id);
+    const outboxBefore = fs.readdirSync(t.outboxDir).length;
+    const first = await clerk.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {});
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json<CourtCompletion>().acknowledged_at).toBe(t.clock.now().toISOString());
+
+    t.clock.advance(60_000);
+    const again = await clerk.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {});
+    expect(again.json<CourtCompletion>().acknowledged_at).toBe(first.json<CourtCompletion>().acknowledged_at);
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.certificate.id));
+    expect(audit.filter((entry) => entry.action === 'acknowledge_certificate')).toHaveLength(1);
+    const mail = fs.readdirSync(t.outboxDir).slice(outboxBefore);
+    expect(mail).toHaveLength(1);
+    expect(fs.readFileSync(`${t.outboxDir}/${mail[0]!}`, 'utf8')).toContain(`To: ${student.email}`);
+
+    // The student's tracker now says the court has it.
+    const [row] = await t.db.select().from(certificates).where(eq(certificates.id, student.certificate.id));
+    expect(row?.acknowledgedByStaffId).not.toBeNull();
+    const own = (await student.client.get(`/api/students/${String(student.id)}/certificate/all`)).json<Certificate[]>();
+    expect(own[0]?.timeline.at(-1)).toEqual({
+      step: 'court_acknowledged',
+      at: first.json<CourtCompletion>().acknowledged_at,
+      state: 'done',
+    });
+  });
+
+  it('lets admins over every court read any court, and never acknowledge for the court', async () => {
+    const student = await completed();
+    const admin = await staffOf('admin');
+    const one = (await admin.get(`/api/court/completions?courtId=${String(student.court.id)}`)).json<Page>();
+    expect(one.rows.map((row) => row.certificate_number)).toEqual([student.certificate.number]);
+    const all = (await admin.get('/api/court/completions')).json<Page>();
+    expect(all.total).toBeGreaterThan(1);
+    expect((await admin.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {})).statusCode).toBe(
+      403,
+    );
+    const schoolClerk = await staffOf('clerk');
+    expect((await schoolClerk.get('/api/court/completions')).statusCode).toBe(403);
+    expect((await student.client.get('/api/court/completions')).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,282 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type CourtCompletion, courtApi } from '@ts/contract';
+import { Alert } from '../../components/alert.tsx';
+import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
+import { SelectField, TextField } from '../../components/field.tsx';
+import { PageHeading } from '../../components/page-heading.tsx';
+import { ApiError, callApi } from '../../lib/api.ts';
+import { formatDay, formatMoment } from '../../lib/dates.ts';
+import { useTranslation } from '../../lib/i18n.ts';
+import { useCourts } from '../../lib/queries.ts';
+import { useStoredUser } from '../../lib/session.ts';
+import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
+import { downloadCsv, rowsToCsv } from './report-csv.ts';
+import { staffPolicyRole } from './staff-role.ts';
+
+/** New completions appear while the page is open: it asks again this often (issue 18). */
+export const COURT_COMPLETIONS_REFRESH_MS = 5000;
+
+/** The CSV's columns, in order: the row as the API answers it. */
+const CSV_COLUMNS = [
+  'certificate_number',
+  'last_name',
+  'first_name',
+  'dl_number',
+  'case_number',
+  'completed_at',
+  'court_email_sent_at',
+  'acknowledged_at',
+] as const satisfies readonly (keyof CourtCompletion)[];
+
+type Filters = { from?: string; to?: string; search?: string; courtId?: number };
+
+/** Every row the filters match, page by page, for the CSV. */
+async function fetchAllRows(filters: Filters): Promise<CourtCompletion[]> {
+  const rows: CourtCompletion[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await callApi(courtApi.completions, { query: { ...filters, page } });
+    rows.push(...answer.rows);
+    if (rows.length >= answer.total || answer.rows.length === 0) return rows;
+  }
+}
+
+/**
+ * Issue 18: the court's completions, newest first, kept up to date while open. A court's own staff
+ * acknowledge receipt (a row, or every selected row); admins over every court pick a court and
+ * read. Filters live in the address so a reload keeps them.
+ */
+export function CourtCompletionsPage() {
+  const { t } = useTranslation();
+  const user = useStoredUser();
+  const role = staffPolicyRole(user);
+  const ownCourt = role === 'court_clerk' || role === 'court_admin';
+  const courts = useCourts();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const search = params.get('search') ?? '';
+  const court = ownCourt ? '' : (params.get('court') ?? '');
+  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const debouncedSearch = useDebouncedValue(search.trim(), 300);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+
+  const filters: Filters = {
+    ...(/^\d{4}-\d{2}-\d{2}$/.test(from) ? { from } : {}),
+    ...(/^\d{4}-\d{2}-\d{2}$/.test(to) ? { to } : {}),
+    ...(debouncedSearch ? { search: debouncedSearch } : {}),
+    ...(/^\d+$/.test(court) ? { courtId: Number(court) } : {}),
+  };
+  const completions = useQuery({
+    queryKey: ['court-completions', filters, page],
+    queryFn: () => callApi(courtApi.completions, { query: { ...filters, page } }),
+    placeholderData: keepPreviousData,
+    refetchInterval: COURT_COMPLETIONS_REFRESH_MS,
+    retry: false,
+  });
+  const acknowledge = useMutation({
+    mutationFn: async (numbers: readonly string[]) => {
+      for (const number of numbers) await callApi(courtApi.acknowledge, { params: { number } });
+    },
+    onSuccess: () => setSelected(new Set()),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['court-completions'] }),
+  });
+  const [exporting, setExporting] = useState(false);
+
+  function change(next: Record<string, string>) {
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(next)) {
+        if (value === '' || (key === 'page' && value === '1')) updated.delete(key);
+        else updated.set(key, value);
+      }
+      return updated;
+    });
+  }
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const rows = await fetchAllRows(filters);
+      downloadCsv(rowsToCsv(CSV_COLUMNS, rows), `court-completions-${new Date().toISOString().slice(0, 10)}.csv`);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const data = completions.data;
+  const rows = data?.rows ?? [];
+  const unacknowledged = rows.filter((row) => row.acknowledged_at === null).map((row) => row.certificate_number);
+  const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const toggle = (number: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(number)) next.delete(number);
+      else next.add(number);
+      return next;
+    });
+
+  return (
+    <div className="space-y-6">
+      <PageHeading className="text-2xl font-bold">{t('admin.pages.courtCompletions')}</PageHeading>
+      <p className="max-w-prose text-slate-700">{ownCourt ? t('court.introOwn') : t('court.introSchool')}</p>
+      <div className="grid gap-4 rounded-lg bg-white p-4 shadow sm:grid-cols-2 lg:grid-cols-4">
+        {!ownCourt && (
+          <SelectField
+            label={t('court.court')}
+            value={court}
+            onChange={(event) => change({ court: event.target.value, page: '1' })}
+          >
+            <option value="">{t('court.allCourts')}</option>
+            {(courts.data ?? []).map((listed) => (
+              <option key={listed.id} value={listed.id}>
+                {listed.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        <TextField
+          type="search"
+          label={t('court.search')}
+          hint={t('court.searchHint')}
+          value={search}
+          onChange={(event) => change({ search: event.target.value, page: '1' })}
+        />
+        <TextField
+          type="date"
+          label={t('court.from')}
+          value={from}
+          onChange={(event) => change({ from: event.target.value, page: '1' })}
+        />
+        <TextField
+          type="date"
+          label={t('court.to')}
+          value={to}
+          onChange={(event) => change({ to: event.target.value, page: '1' })}
+        />
+      </div>
+
+      {completions.isError && (
+        <Alert>
+          {completions.error instanceof ApiError ? t(`errors.codes.${completions.error.code}`) : t('errors.unexpected')}
+        </Alert>
+      )}
+      {completions.isLoading && <p>{t('common.loading')}</p>}
+      {data && (
+        <section aria-labelledby="completions-heading" className="space-y-3">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="completions-heading" role="status" className="text-lg font-semibold">
+              {t('court.count', { count: data.total })}
+            </h2>
+            <div className="flex flex-wrap gap-2">
+              {ownCourt && (
+                <Button
+                  onClick={() => acknowledge.mutate([...selected])}
+                  disabled={selected.size === 0 || acknowledge.isPending}
+                >
+                  {t('court.acknowledgeSelected', { count: selected.size })}
+                </Button>
+              )}
+              <Button variant="secondary" onClick={() => void exportCsv()} disabled={exporting || data.total === 0}>
+                {exporting ? t('common.loading') : t('court.exportCsv')}
+              </Button>
+            </div>
+          </div>
+          {acknowledge.isError && <Alert>{t('errors.unexpected')}</Alert>}
+          {rows.length === 0 ? (
+            <p className="text-slate-700">{t('court.none')}</p>
+          ) : (
+            <DataTable<CourtCompletion>
+              variant="boxed"
+              caption={t('court.caption')}
+              rows={rows}
+              rowKey={(row) => row.certificate_number}
+              columns={[
+                ...(ownCourt
+                  ? [
+                      {
+                        header: (
+                          <input
+                            type="checkbox"
+                            aria-label={t('court.selectAll')}
+                            checked={unacknowledged.length > 0 && unacknowledged.every((n) => selected.has(n))}
+                            disabled={unacknowledged.length === 0}
+                            onChange={(event) => setSelected(new Set(event.target.checked ? unacknowledged : []))}
+                          />
+                        ),
+                        cell: (row: CourtCompletion) =>
+                          row.acknowledged_at === null ? (
+                            <input
+                              type="checkbox"
+                              aria-label={t('court.select', { number: row.certificate_number })}
+                              checked={selected.has(row.certificate_number)}
+                              onChange={() => toggle(row.certificate_number)}
+                            />
+                          ) : null,
+                      },
+                    ]
+                  : []),
+                {
+                  header: t('court.columns.certificate'),
+                  rowHeader: true,
+                  cell: (row) => (
+                    <a
+                      href={`/api/certificates/${encodeURIComponent(row.certificate_number)}/pdf`}
+                      className="text-blue-800 underline"
+                    >
+                      {row.certificate_number}
+                    </a>
+                  ),
+                },
+                { header: t('court.columns.name'), cell: (row) => `${row.last_name}, ${row.first_name}` },
+                { header: t('court.columns.licence'), cell: (row) => row.dl_number },
+                { header: t('court.columns.caseNumber'), cell: (row) => row.case_number ?? '—' },
+                { header: t('court.columns.completed'), cell: (row) => formatDay(row.completed_at) },
+                {
+                  header: t('court.columns.emailed'),
+                  cell: (row) => (row.court_email_sent_at ? formatMoment(row.court_email_sent_at) : '—'),
+                },
+                {
+                  header: t('court.columns.acknowledged'),
+                  cell: (row) =>
+                    row.acknowledged_at ? (
+                      formatMoment(row.acknowledged_at)
+                    ) : ownCourt ? (
+                      <Button
+                        variant="secondary"
+                        onClick={() => acknowledge.mutate([row.certificate_number])}
+                        disabled={acknowledge.isPending}
+                        aria-label={t('court.acknowledgeOne', { number: row.certificate_number })}
+                      >
+                        {t('court.acknowledge')}
+                      </Button>
+                    ) : (
+                      t('court.notYet')
+                    ),
+                },
+              ]}
+            />
+          )}
+          {lastPage > 1 && (
+            <nav aria-label={t('court.pages')} className="flex items-center gap-3">
+              <Button variant="secondary" disabled={page <= 1} onClick={() => change({ page: String(page - 1) })}>
+                {t('court.previous')}
+              </Button>
+              <span>{t('court.page', { page, pages: lastPage })}</span>
+              <Button
+                variant="secondary"
+                disabled={page >= lastPage}
+                onClick={() => change({ page: String(page + 1) })}
+              >
+                {t('court.next')}
+              </Button>
+            </nav>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
