@@ -99,6 +99,9 @@ const verifyCertificate = defineEndpoint({
     completion_date: z.string().nullable(),
     court_name: z.string().nullable(),
     student_name: z.string().nullable(),
+    /** A certificate replaced by a correction (issue 18): the number that replaced it, and when; it is then not valid. */
+    superseded_by: z.string().nullable(),
+    superseded_at: z.string().nullable(),
   }),
 });
 

@@ -56,6 +56,9 @@ export const ERROR_STATUS = {
   // State filings (issue 17).
   NOTHING_TO_FILE: 409,
   FILING_CLOSED: 409,
+  // Certificate corrections (issue 18).
+  CORRECTION_PENDING: 409,
+  CORRECTION_DECIDED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

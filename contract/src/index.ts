@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './auth.ts';
 export * from './courts.ts';
 export * from './court.ts';
+export * from './corrections.ts';
 export * from './registration.ts';
 export * from './states.ts';
 export * from './health.ts';
@@ -31,6 +32,7 @@ import { certificatesApi } from './certificates.ts';
 import { contentApi } from './content.ts';
 import { courtsApi } from './courts.ts';
 import { courtApi } from './court.ts';
+import { correctionsApi } from './corrections.ts';
 import { dashboardApi } from './dashboard.ts';
 import { healthApi } from './health.ts';
 import { identityChecksApi } from './identity.ts';
@@ -53,6 +55,7 @@ export const API_GROUPS = {
   contentApi,
   courtsApi,
   courtApi,
+  correctionsApi,
   dashboardApi,
   healthApi,
   identityChecksApi,

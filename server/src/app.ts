@@ -21,6 +21,7 @@ import { registerIdentityCheckRoutes } from './features/identity-checks/identity
 import { registerRulesRoutes } from './features/rules/rules.routes.ts';
 import { registerStateFilingRoutes } from './features/certificates/state-filings.routes.ts';
 import { registerCourtViewRoutes } from './features/certificates/court-view.routes.ts';
+import { registerCorrectionRoutes } from './features/certificates/corrections.routes.ts';
 import { registerSeatTimeRoutes } from './features/seat-time/seat-time.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRulesRoutes(app, deps);
   registerStateFilingRoutes(app, deps);
   registerCourtViewRoutes(app, deps);
+  registerCorrectionRoutes(app, deps);
   registerSeatTimeRoutes(app, deps);
   registerIdentityCheckRoutes(app, deps);
   await registerPaymentRoutes(app, deps);

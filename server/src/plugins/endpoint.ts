@@ -131,7 +131,9 @@ export function serve<E extends Endpoint, A extends Access>(
   endpoint: E,
   access: A,
   handler: (ctx: HandlerContext<E, A>) => Promise<z.input<E['response']> | undefined>,
-  options: { rateLimit?: { max: number; timeWindow: string } } = {},
+  options: {
+    rateLimit?: { max: number; timeWindow: string; keyGenerator?: (request: FastifyRequest) => string };
+  } = {},
 ): void {
   const status = endpoint.status ?? 200;
   declareAccess(app, endpoint.method, endpoint.path, access);

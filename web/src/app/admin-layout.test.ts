@@ -19,7 +19,12 @@ describe('admin navigation (spec 6, decision 011)', () => {
   });
 
   it('keeps a court-limited admin to Students and Change Password, and a full clerk to the read-only items', () => {
-    expect(paths(user('admin', 4))).toEqual(['/court', '/admin/students', '/admin/change-password']);
+    expect(paths(user('admin', 4))).toEqual([
+      '/court',
+      '/admin/students',
+      '/admin/corrections',
+      '/admin/change-password',
+    ]);
     expect(paths(user('clerk', null))).toEqual([
       '/admin',
       '/admin/students',

@@ -20,11 +20,22 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   const archive = { to: '/admin/archive', label: t('admin.nav.archive') };
   // Issue 18: the court's completions, for the court's own staff and for admins over every court.
   const courtCompletions = { to: '/court', label: t('admin.nav.courtCompletions') };
+  // Issue 18: correction requests, decided by admins (a court's own admin for that court).
+  const corrections = { to: '/admin/corrections', label: t('admin.nav.corrections') };
   const role = staffPolicyRole(user);
-  if (role === 'court_admin') return [courtCompletions, students, changePassword];
+  if (role === 'court_admin') return [courtCompletions, students, corrections, changePassword];
   if (role === 'court_clerk') return [courtCompletions, students, changePassword, archive];
   if (role === 'clerk') return [dashboard, students, changePassword, archive];
-  const items = [dashboard, students, courtCompletions, studentSignUp, modifyQuestions, changePassword, archive];
+  const items = [
+    dashboard,
+    students,
+    courtCompletions,
+    corrections,
+    studentSignUp,
+    modifyQuestions,
+    changePassword,
+    archive,
+  ];
   // Issue 17: a state's report spans all its courts, so only admins over every court file it.
   if (role === 'admin' || role === 'super_admin') {
     items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });

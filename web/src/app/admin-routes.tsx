@@ -13,3 +13,4 @@ export { ArchivePage } from '../features/admin/archive-page.tsx';
 export { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
 export { StateFilingsPage } from '../features/admin/state-filings-page.tsx';
 export { CourtCompletionsPage } from '../features/admin/court-completions-page.tsx';
+export { CorrectionsPage } from '../features/admin/corrections-page.tsx';

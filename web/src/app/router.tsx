@@ -125,6 +125,7 @@ export const router = createBrowserRouter([
               { path: '/admin/audit', lazy: lazyPage(admin, (m) => m.AuditPage) },
               { path: '/admin/state-filings', lazy: lazyPage(admin, (m) => m.StateFilingsPage) },
               { path: '/court', lazy: lazyPage(admin, (m) => m.CourtCompletionsPage) },
+              { path: '/admin/corrections', lazy: lazyPage(admin, (m) => m.CorrectionsPage) },
             ],
           },
         ],

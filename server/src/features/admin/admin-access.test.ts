@@ -373,6 +373,26 @@ const ROWS: Row[] = [
       caller.startsWith('court_') ? { status: caller.endsWith(`_${court}`) ? 200 : 404 } : { status: 403 },
     ),
   },
+  // Issue 18: corrections are decided by admins, a court's own admin for that court only; never clerks.
+  {
+    route: 'GET /api/admin/corrections',
+    request: () => ({ method: 'GET', url: '/api/admin/corrections?status=pending' }),
+    expected: staffOnly((caller) => ({ status: isClerk(caller) ? 403 : 200 })),
+  },
+  {
+    route: 'POST /api/admin/corrections/:id/approve',
+    request: () => ({ method: 'POST', url: '/api/admin/corrections/999999/approve' }),
+    expected: staffOnly((caller) => ({ status: isClerk(caller) ? 403 : 404 })),
+  },
+  {
+    route: 'POST /api/admin/corrections/:id/reject',
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/corrections/999999/reject',
+      payload: { note: 'Not on the licence' },
+    }),
+    expected: staffOnly((caller) => ({ status: isClerk(caller) ? 403 : 404 })),
+  },
   // Issue 17: a state's report spans its courts: admins over every court only, never a clerk.
   {
     route: 'GET /api/admin/state-filings',

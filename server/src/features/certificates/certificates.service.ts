@@ -88,18 +88,20 @@ export async function issueCertificate(
   context: IssueContext,
   input: {
     studentId: number;
-    source: 'completion' | 'admin';
+    source: 'completion' | 'admin' | 'correction';
     completionDate: string;
     staffId?: number;
     email: boolean;
+    /** A correction's reissue (issue 18): the certificate it replaces, printed as such. */
+    replaces?: { id: number; number: string };
   },
-): Promise<{ id: number; created: boolean }> {
+): Promise<{ id: number; created: boolean; number: string }> {
   if (input.source === 'completion') {
     const [existing] = await tx
-      .select({ id: certificates.id })
+      .select({ id: certificates.id, number: certificates.number })
       .from(certificates)
       .where(and(eq(certificates.studentId, input.studentId), eq(certificates.source, 'completion')));
-    if (existing) return { id: existing.id, created: false };
+    if (existing) return { id: existing.id, created: false, number: existing.number };
   }
   const [student] = await tx
     .select({ student: students, courtName: courts.name, courtEmail: courts.email })
@@ -127,6 +129,7 @@ export async function issueCertificate(
     completionDate: input.completionDate,
     rulesProfile: describeRulesProfile(profile),
     ...(student.student.caseNumber ? { caseNumber: student.student.caseNumber } : {}),
+    ...(input.replaces ? { replaces: input.replaces.number } : {}),
     issuedAt: now.toISOString(),
   };
   const [row] = await tx
@@ -143,6 +146,7 @@ export async function issueCertificate(
       routing,
       retainUntil: addYears(issuedOn, retentionYears),
       issuedAt: now,
+      replacesId: input.replaces?.id ?? null,
     })
     .returning({ id: certificates.id });
   if (!row) throw new Error('certificate was not saved');
@@ -176,7 +180,7 @@ export async function issueCertificate(
       after: { number, student_id: input.studentId, completion_date: input.completionDate },
     });
   }
-  return { id: row.id, created: true };
+  return { id: row.id, created: true, number };
 }
 
 export const fileUrl = (number: string) => `/api/certificates/${encodeURIComponent(number)}/pdf`;
@@ -389,18 +393,35 @@ export async function verifyCertificateNumber(db: Db, number: string) {
       courtName: courts.name,
       firstName: students.firstName,
       lastName: students.lastName,
+      supersededAt: certificates.supersededAt,
+      // Issue 18: the correction that replaced it, if one did.
+      supersededBy: sql<
+        string | null
+      >`(select r.number from ${certificates} r where r.replaces_id = ${certificates.id})`,
     })
     .from(certificates)
     .innerJoin(students, eq(students.id, certificates.studentId))
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(eq(certificates.number, number.toUpperCase()));
-  if (!row) return { valid: false, number, completion_date: null, court_name: null, student_name: null };
+  if (!row) {
+    return {
+      valid: false,
+      number,
+      completion_date: null,
+      court_name: null,
+      student_name: null,
+      superseded_by: null,
+      superseded_at: null,
+    };
+  }
   return {
-    valid: true,
+    valid: row.supersededAt === null,
     number: row.number,
     completion_date: row.completionDate,
     court_name: row.courtName,
     student_name: maskName(row.firstName, row.lastName),
+    superseded_by: row.supersededAt ? row.supersededBy : null,
+    superseded_at: row.supersededAt?.toISOString() ?? null,
   };
 }
 

@@ -50,12 +50,16 @@ function certificateEmail(
     courtName: string;
     completionDate: string;
     caseNumber?: string;
+    replaces?: string;
   };
+  // Issue 18: a correction's reissue says what it replaces, to both.
+  const corrected = snapshot.replaces ? `Corrected certificate: replaces ${snapshot.replaces}.\n` : '';
   if (recipient === 'court') {
     return {
-      subject: `Traffic school completion: ${snapshot.studentName} (${certificate.number})`,
+      subject: `${snapshot.replaces ? 'Corrected certificate' : 'Traffic school completion'}: ${snapshot.studentName} (${certificate.number})`,
       text:
         `Dear Clerk of the ${snapshot.courtName},\n\n` +
+        corrected +
         `${snapshot.studentName} completed the court-assigned traffic school course at ${config.schoolName} on ${snapshot.completionDate}.\n` +
         (snapshot.caseNumber ? `Case or citation number: ${snapshot.caseNumber}\n` : '') +
         `The certificate of completion (${certificate.number}) is attached. Its authenticity can be checked at ${config.publicUrl}/verify/${certificate.number}.\n\n` +
@@ -63,9 +67,10 @@ function certificateEmail(
     };
   }
   return {
-    subject: `Your certificate of completion (${certificate.number})`,
+    subject: `Your ${snapshot.replaces ? 'corrected ' : ''}certificate of completion (${certificate.number})`,
     text:
       `Hello ${snapshot.studentName},\n\n` +
+      corrected +
       `Congratulations on completing your traffic school course. Your certificate of completion is attached. ${WHERE_THE_COURT_COPY_GOES[certificate.routing](snapshot.courtName)}\n` +
       `You can also download it for the next ${String(LINK_DAYS)} days at ${config.publicUrl}${downloadPath}\n` +
       `or any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +

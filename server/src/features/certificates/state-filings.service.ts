@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import type { MarkStateFiling, StateFiling, StateFilingRow, StateFilingsOverview } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import {
@@ -99,6 +99,8 @@ async function findWaitingCertificates(db: Db, state: string): Promise<HeldCerti
       and(
         eq(certificates.routing, 'held_for_state_report'),
         eq(certificateState, state),
+        // A certificate replaced by a correction is not filed; its replacement is.
+        isNull(certificates.supersededAt),
         sql`not ${inLiveBatch(certificates.id)}`,
       ),
     )

@@ -32,6 +32,8 @@ export interface CertificateSnapshot {
   rulesProfile: string;
   /** The court's case or citation number, when the student gave one (issue 17). */
   caseNumber?: string;
+  /** A correction's reissue (issue 18): the number of the certificate it replaces. */
+  replaces?: string;
   /** ISO timestamp; also the PDF's creation and modification date. */
   issuedAt: string;
 }
@@ -196,6 +198,7 @@ export async function renderCertificatePdf(
     [
       { label: 'Court', value: clean(snapshot.courtName) },
       ...(snapshot.caseNumber ? [{ label: 'Case or citation number', value: clean(snapshot.caseNumber) }] : []),
+      ...(snapshot.replaces ? [{ label: 'Corrected certificate: replaces', value: clean(snapshot.replaces) }] : []),
       { label: 'Course', value: clean(snapshot.courseName) },
     ],
   ]);
@@ -223,6 +226,7 @@ function subsetTags(snapshot: CertificateSnapshot, options: CertificatePdfOption
     snapshot.issuedAt,
     // Only when present, so a certificate issued before case numbers renders to the same bytes.
     ...(snapshot.caseNumber ? [snapshot.caseNumber] : []),
+    ...(snapshot.replaces ? [`replaces ${snapshot.replaces}`] : []),
     options.schoolName,
     options.verifyUrl,
     options.signatoryName ?? null,

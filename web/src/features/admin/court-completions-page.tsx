@@ -7,7 +7,8 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 import { useCourts } from '../../lib/queries.ts';
@@ -159,11 +160,7 @@ export function CourtCompletionsPage() {
         />
       </div>
 
-      {completions.isError && (
-        <Alert>
-          {completions.error instanceof ApiError ? t(`errors.codes.${completions.error.code}`) : t('errors.unexpected')}
-        </Alert>
-      )}
+      {completions.isError && <Alert>{errorText(completions.error, t)}</Alert>}
       {completions.isLoading && <p>{t('common.loading')}</p>}
       {data && (
         <section aria-labelledby="completions-heading" className="space-y-3">
@@ -185,7 +182,7 @@ export function CourtCompletionsPage() {
               </Button>
             </div>
           </div>
-          {acknowledge.isError && <Alert>{t('errors.unexpected')}</Alert>}
+          {acknowledge.isError && <Alert>{errorText(acknowledge.error, t)}</Alert>}
           {rows.length === 0 ? (
             <p className="text-slate-700">{t('court.none')}</p>
           ) : (

@@ -16,7 +16,8 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 import { downloadCsv, rowsToCsv } from './report-csv.ts';
@@ -30,10 +31,6 @@ async function downloadFiling(filing: StateFiling): Promise<void> {
     rowsToCsv(STATE_FILING_CSV_COLUMNS, rows),
     `state-filing-${filing.state}-${String(filing.id)}-${filing.exported_at.slice(0, 10)}.csv`,
   );
-}
-
-function errorText(t: (key: string) => string, error: unknown): string {
-  return error instanceof ApiError ? t(`errors.codes.${error.code}`) : t('errors.unexpected');
 }
 
 /** The state's answer to an exported batch: filed with a confirmation reference, or rejected with a reason. */
@@ -84,7 +81,7 @@ function OutcomeForm({ filing, onDone }: { filing: StateFiling; onDone: () => vo
           {t('stateFilings.markRejected')}
         </Button>
       </form>
-      {mark.isError && <Alert>{errorText(t, mark.error)}</Alert>}
+      {mark.isError && <Alert>{errorText(mark.error, t)}</Alert>}
     </div>
   );
 }
@@ -122,7 +119,7 @@ export function StateFilingsPage() {
       <PageHeading className="text-2xl font-bold">{t('admin.pages.stateFilings')}</PageHeading>
       <p className="max-w-prose text-slate-700">{t('stateFilings.intro')}</p>
       {overview.isLoading && <p>{t('common.loading')}</p>}
-      {overview.isError && <Alert>{errorText(t, overview.error)}</Alert>}
+      {overview.isError && <Alert>{errorText(overview.error, t)}</Alert>}
       {data && data.states.length === 0 && <p className="text-slate-700">{t('stateFilings.none')}</p>}
       {data && shown !== null && (
         <>
@@ -173,7 +170,7 @@ export function StateFilingsPage() {
                 </div>
               </>
             )}
-            {exportBatch.isError && <Alert>{errorText(t, exportBatch.error)}</Alert>}
+            {exportBatch.isError && <Alert>{errorText(exportBatch.error, t)}</Alert>}
           </section>
 
           <section aria-labelledby="batches-heading" className="rounded-lg bg-white p-6 shadow">

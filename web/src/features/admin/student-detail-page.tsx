@@ -26,6 +26,7 @@ import { formatDay, formatShortDate, schoolToday } from '../../lib/dates.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentExceptionsSection } from './student-exceptions-section.tsx';
+import { StudentCorrectionsSection } from './corrections-page.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
@@ -269,6 +270,10 @@ export function StudentDetailPage() {
           ))}
         </ul>
       </section>
+
+      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && (
+        <StudentCorrectionsSection studentId={id} />
+      )}
 
       <AttemptsSection attempts={student.attempts} />
 

@@ -12,6 +12,7 @@ import { useCompletedChapters } from '../course/course-queries.ts';
 import { formatMoment, formatShortDate } from '../../lib/dates.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { CorrectionRequest } from './correction-request.tsx';
 
 /**
  * Issue 18: where a certificate is, step by step, with the school's dates and times; a step that
@@ -120,6 +121,7 @@ export function CertificatesPage() {
           ))}
         </ul>
       </section>
+      {(certificates.data?.length ?? 0) > 0 && <CorrectionRequest studentId={studentId} />}
       {finalComplete && (
         <div>
           <Button variant="danger" onClick={() => setConfirming(true)}>

@@ -1,3 +1,4 @@
+import { formatShortDate } from '../../lib/dates.ts';
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
@@ -21,7 +22,15 @@ export function VerifyPage() {
       <p className="text-slate-700">{t('verify.number', { number })}</p>
       {result.isLoading && <p>{t('common.loading')}</p>}
       {result.isError && <Alert>{t('errors.unexpected')}</Alert>}
-      {result.data && !result.data.valid && <Alert>{t('verify.notFound')}</Alert>}
+      {result.data && !result.data.valid && result.data.superseded_by && (
+        <Alert>
+          {t('verify.superseded', {
+            number: result.data.superseded_by,
+            date: formatShortDate(result.data.superseded_at ?? ''),
+          })}
+        </Alert>
+      )}
+      {result.data && !result.data.valid && !result.data.superseded_by && <Alert>{t('verify.notFound')}</Alert>}
       {result.data?.valid && (
         <div className="space-y-3 rounded-lg border-2 border-green-700 bg-white p-6">
           <p className="text-lg font-bold text-green-800">✓ {t('verify.genuine')}</p>

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { correctionsApi } from '@ts/contract';
+import type { AppDeps } from '../../deps.ts';
+import { SIGNED_IN, serve, staffRoles, STUDENT } from '../../plugins/endpoint.ts';
+import { assertOwnRecord, getVisibleStudent } from '../../plugins/policies.ts';
+import { approveCorrection, listCorrections, rejectCorrection, requestCorrection } from './corrections.service.ts';
+
+/**
+ * A student asks for a few corrections an hour at most (one may wait at a time), counted per
+ * student, not per address: a class behind one school network must not share a limit.
+ */
+const REQUEST_LIMIT = {
+  max: 5,
+  timeWindow: '1 hour',
+  keyGenerator: (request: FastifyRequest) => `correction:${String((request.params as { id?: unknown }).id)}`,
+};
+/** Admins decide (within their court), never clerks (issue 18). */
+const DECIDERS = staffRoles('super_admin', 'admin', 'court_admin');
+
+export function registerCorrectionRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
+  serve(
+    app,
+    correctionsApi.request,
+    STUDENT,
+    async ({ params, body, auth }) => {
+      assertOwnRecord(auth, params.id);
+      return requestCorrection(db, clock, { studentId: auth.studentId, ...body });
+    },
+    { rateLimit: REQUEST_LIMIT },
+  );
+
+  // The student's own requests, or staff whose court scope covers the student.
+  serve(app, correctionsApi.own, SIGNED_IN, async ({ params, auth }) => {
+    await getVisibleStudent(db, auth, params.id);
+    return listCorrections(db, { studentId: params.id, courtId: null });
+  });
+
+  serve(app, correctionsApi.list, DECIDERS, async ({ query, auth }) =>
+    listCorrections(db, { ...query, courtId: auth.courtId }),
+  );
+  serve(app, correctionsApi.approve, DECIDERS, async ({ params, auth }) =>
+    approveCorrection(db, { clock, config }, { id: params.id, staffId: auth.staffId, courtId: auth.courtId }),
+  );
+  serve(app, correctionsApi.reject, DECIDERS, async ({ params, body, auth }) =>
+    rejectCorrection(db, clock, { id: params.id, staffId: auth.staffId, courtId: auth.courtId, note: body.note }),
+  );
+}

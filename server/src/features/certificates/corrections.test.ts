@@ -1,0 +1,179 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Certificate, Correction } from '@ts/contract';
+import { auditLog, certificateDeliveries, certificates, students } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../../testing/certificates.ts';
+import { apiClient, type ApiClient } from '../../testing/course.ts';
+import { createStaff } from '../../testing/factories.ts';
+import { signInStaff } from '../../testing/sign-in.ts';
+
+/** Issue 18: corrections without a fee, and the superseded chain they leave. */
+describe('certificate corrections', () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function completed() {
+    const student = await createCourseStudent(t);
+    await recordCourseCompletion(t, student.id);
+    return student;
+  }
+  const ask = (student: { id: number; client: ApiClient }, body: Record<string, unknown>) =>
+    student.client.post(`/api/students/${String(student.id)}/corrections`, body);
+
+  it('takes one request at a time, checked as the registration form checks the field, and none before a certificate', async () => {
+    const notYet = await createCourseStudent(t);
+    const early = await ask(notYet, { field: 'last_name', value: 'Rivers', reason: 'Typo in my name' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('COURSE_NOT_COMPLETE');
+
+    const student = await completed();
+    const badDate = await ask(student, { field: 'dob', value: '13/45/1990', reason: 'Wrong date' });
+    expect(badDate.statusCode).toBe(400);
+    const first = await ask(student, { field: 'dl_number', value: 'd 555-0101', reason: 'One digit wrong' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json<Correction>()).toMatchObject({
+      field: 'dl_number',
+      old_value: student.dlNumber,
+      value: 'D5550101',
+      status: 'pending',
+    });
+    const second = await ask(student, { field: 'last_name', value: 'Rivers', reason: 'And my name' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('CORRECTION_PENDING');
+  });
+
+  it('approves in one step: the record corrected, the certificate reissued free with a new number, the old one superseded', async () => {
+    const student = await completed();
+    const [original] = await certificatesOf(t.db, student.id);
+    const asked = (
+      await ask(student, { field: 'last_name', value: 'Riviera', reason: 'Misspelled' })
+    ).json<Correction>();
+
+    t.clock.advance(3600_000);
+    const approved = await admin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    const decision = approved.json<Correction>();
+    expect(decision).toMatchObject({ status: 'approved', decided_at: t.clock.now().toISOString() });
+
+    const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(row?.lastName).toBe('Riviera');
+    const [old, reissued] = await certificatesOf(t.db, student.id);
+    expect(old).toMatchObject({ id: original!.id, supersededAt: t.clock.now() });
+    expect(reissued).toMatchObject({
+      number: decision.certificate_number,
+      source: 'correction',
+      completionDate: original!.completionDate,
+      replacesId: original!.id,
+      supersededAt: null,
+    });
+    expect(reissued!.number).not.toBe(original!.number);
+    expect(reissued!.snapshot).toMatchObject({ studentName: 'Sam Riviera', replaces: original!.number });
+
+    // Delivered once to the student and once to the court; the old one's unsent emails never go.
+    const deliveries = await t.db.select().from(certificateDeliveries);
+    expect(
+      deliveries
+        .filter((delivery) => delivery.certificateId === reissued!.id)
+        .map((delivery) => [delivery.recipient, delivery.status]),
+    ).toEqual([
+      ['student', 'queued'],
+      ['court', 'queued'],
+    ]);
+    expect(
+      deliveries.filter((delivery) => delivery.certificateId === original!.id).map((delivery) => delivery.status),
+    ).toEqual(['failed', 'failed']);
+
+    // The old number verifies as superseded by the new; the new one is valid.
+    const oldVerify = (await t.app.inject({ method: 'GET', url: `/api/public/verify/${original!.number}` })).json();
+    expect(oldVerify).toMatchObject({
+      valid: false,
+      superseded_by: reissued!.number,
+      superseded_at: t.clock.now().toISOString(),
+    });
+    const newVerify = (await t.app.inject({ method: 'GET', url: `/api/public/verify/${reissued!.number}` })).json();
+    expect(newVerify).toMatchObject({ valid: true, superseded_by: null });
+
+    // The student's certificates: the corrected one first, saying what it replaces.
+    const list = (await student.client.get(`/api/students/${String(student.id)}/certificate/all`)).json<
+      Certificate[]
+    >();
+    expect(
+      list.map((certificate) => [certificate.number, certificate.replaces, Boolean(certificate.superseded_at)]),
+    ).toEqual([
+      [reissued!.number, original!.number, false],
+      [original!.number, null, true],
+    ]);
+
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.entityId, asked.id));
+    expect(audit.find((entry) => entry.action === 'approve_correction')).toMatchObject({
+      before: { last_name: student.lastName, certificate: original!.number },
+      after: { last_name: 'Riviera', certificate: reissued!.number },
+    });
+    const twice = await admin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {});
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe('CORRECTION_DECIDED');
+    expect(await certificatesOf(t.db, student.id)).toHaveLength(2);
+  });
+
+  it('rejects with a note the student reads, and then takes a new request', async () => {
+    const student = await completed();
+    const asked = (
+      await ask(student, { field: 'first_name', value: 'Samuel', reason: 'Full name' })
+    ).json<Correction>();
+    const rejected = await admin.post(`/api/admin/corrections/${String(asked.id)}/reject`, {
+      note: 'Your licence says Sam; the certificate must match it.',
+    });
+    expect(rejected.json<Correction>()).toMatchObject({ status: 'rejected' });
+    const own = (await student.client.get(`/api/students/${String(student.id)}/corrections`)).json<Correction[]>();
+    expect(own[0]).toMatchObject({ status: 'rejected', note: 'Your licence says Sam; the certificate must match it.' });
+    expect((await ask(student, { field: 'case_number', value: 'TR-1', reason: 'Add my case' })).statusCode).toBe(201);
+    const [row] = await t.db.select().from(certificates).where(eq(certificates.studentId, student.id));
+    expect(row?.supersededAt).toBeNull();
+  });
+
+  it("keeps each court's admins to their court's requests, and clerks and students out", async () => {
+    const student = await completed();
+    const asked = (await ask(student, { field: 'last_name', value: 'Rios', reason: 'Typo' })).json<Correction>();
+    const otherCourtAdmin = apiClient(
+      t.app,
+      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: (await completed()).court.id })),
+    );
+    expect((await otherCourtAdmin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(404);
+    expect(
+      (await otherCourtAdmin.get('/api/admin/corrections?status=pending')).json<Correction[]>().map((c) => c.id),
+    ).not.toContain(asked.id);
+    const clerk = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' })));
+    expect((await clerk.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(403);
+    expect((await student.client.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(403);
+    const ownCourtAdmin = apiClient(
+      t.app,
+      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: student.court.id })),
+    );
+    expect(
+      (await ownCourtAdmin.get('/api/admin/corrections?status=pending')).json<Correction[]>().map((c) => c.id),
+    ).toContain(asked.id);
+    expect((await ownCourtAdmin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(200);
+  });
+
+  it("counts a student's requests per student, and refuses the sixth within the hour", async () => {
+    const student = await completed();
+    const codes: number[] = [];
+    for (let n = 0; n < 6; n++) {
+      codes.push(
+        (await ask(student, { field: 'last_name', value: `Rivas${'s'.repeat(n)}`, reason: 'Typo' })).statusCode,
+      );
+    }
+    expect(codes).toEqual([201, 409, 409, 409, 409, 429]);
+    // Another student on the same address is not held back.
+    const other = await completed();
+    expect((await ask(other, { field: 'last_name', value: 'Rivas', reason: 'Typo' })).statusCode).toBe(201);
+  });
+});
