@@ -160,6 +160,15 @@ describe('certificates', () => {
           url: `/api/certificates/${certificate.number}/pdf`,
           routing: 'student_and_court',
           state_filed_at: null,
+          timeline: [
+            { step: 'passed', at: expect.any(String) as string, state: 'done' },
+            { step: 'issued', at: t.clock.now().toISOString(), state: 'done' },
+            { step: 'emailed_student', at: null, state: 'pending' },
+            { step: 'sent_to_court', at: null, state: 'pending' },
+            { step: 'court_acknowledged', at: null, state: 'pending' },
+          ],
+          replaces: null,
+          superseded_at: null,
           deliveries: [
             { recipient: 'student', status: 'queued', sent_at: null },
             { recipient: 'court', status: 'queued', sent_at: null },
@@ -460,6 +469,8 @@ describe('certificates', () => {
         completion_date: student.certificate.completionDate,
         court_name: student.court.name,
         student_name: 'J. N.',
+        superseded_by: null,
+        superseded_at: null,
       });
       for (const secret of [student.dlNumber, '1991-03-09', '03/09/1991', student.email, 'Núñez', 'José', 'N*']) {
         expect(response.body).not.toContain(secret);
@@ -481,6 +492,8 @@ describe('certificates', () => {
         completion_date: null,
         court_name: null,
         student_name: null,
+        superseded_by: null,
+        superseded_at: null,
       });
     });
 
