@@ -327,7 +327,7 @@ test('a super_admin creates an admin, who sets a password through the one-time l
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test('an admin limited to one court sees Students and Change Password only, and only that court’s students', async ({
+test('an admin limited to one court sees the court’s completions, Students, Corrections and Change Password only, and only that court’s students', async ({
   page,
   request,
 }) => {
@@ -337,7 +337,12 @@ test('an admin limited to one court sees Students and Change Password only, and 
 
   await signInAsStaff(page, staff);
   await expect(page).toHaveURL(/\/admin\/students$/);
-  await expect(sidebar(page).getByRole('link')).toHaveText(['Students', 'Change Password']);
+  await expect(sidebar(page).getByRole('link')).toHaveText([
+    'Court Completions',
+    'Students',
+    'Corrections',
+    'Change Password',
+  ]);
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/students$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
