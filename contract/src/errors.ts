@@ -78,6 +78,11 @@ export const ERROR_DETAILS = {
     studentId: z.number().int(),
     /** Only to the registration that found the enrolment with the same details (decision 004). */
     resetToken: z.string().optional(),
+    /**
+     * Issue 19: the detail another active enrolment holds, which no reset of the matched one would
+     * free (the old account cannot be replaced while it is in use).
+     */
+    in_use: z.enum(['email', 'dl_number']).optional(),
   }),
   /** `provider_code`: the provider's own code (Stripe's card_declined, invalid_number...). */
   CARD_DECLINED: z.object({ type: z.literal('card_error'), provider_code: z.string() }),

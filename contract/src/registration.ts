@@ -114,7 +114,8 @@ const resetCourse = defineEndpoint({
   params: z.object({ studentId: IdParam }),
   // Spec 7 sends no payload; the reset token (decision 004) comes in the body when there is one.
   body: z.object({ resetToken: z.string().min(1).max(200).optional() }).nullish(),
-  errors: ['NOT_FOUND', 'FORBIDDEN'],
+  // Issue 19: DUPLICATE_ACCOUNT when another enrolment holds the new registration's email or licence.
+  errors: ['NOT_FOUND', 'FORBIDDEN', 'DUPLICATE_ACCOUNT'],
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
 });
 

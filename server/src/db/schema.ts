@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   customType,
@@ -217,6 +218,13 @@ export const resetTokens = pgTable('reset_tokens', {
   createdAt: createdAt(),
   expiresAt: moment('expires_at').notNull(),
   usedAt: moment('used_at'),
+  /**
+   * The email and licence number of the registration the token was handed to (issue 19): the
+   * reset archives the old enrolment only if no other active one holds either, so the new
+   * registration that follows cannot fail after the old course is gone.
+   */
+  email: text('email'),
+  dlNumber: text('dl_number'),
 });
 
 /**
@@ -545,12 +553,14 @@ export const certificates = pgTable(
     acknowledgedAt: moment('acknowledged_at'),
     acknowledgedByStaffId: integer('acknowledged_by_staff_id').references(() => staff.id),
     /** A correction's reissue (issue 18): the certificate this one replaces, free, with a new number. */
-    replacesId: integer('replaces_id'),
+    replacesId: integer('replaces_id').references((): AnyPgColumn => certificates.id),
     /** Set on the replaced certificate when its correction is approved: it stays, marked superseded. */
     supersededAt: moment('superseded_at'),
   },
   (t) => [
     uniqueIndex('certificates_number_key').on(t.number),
+    // A certificate is replaced at most once; /verify finds the replacement by this index.
+    uniqueIndex('certificates_replaces_key').on(t.replacesId),
     uniqueIndex('certificates_one_per_completion_key')
       .on(t.studentId)
       .where(sql`${t.source} = 'completion'`),
@@ -656,6 +666,8 @@ export const stateFilingCertificates = pgTable(
     certificateId: integer('certificate_id')
       .notNull()
       .references(() => certificates.id),
+    /** The line as exported (issue 17): the batch's file stays what the state received, whatever changes later. */
+    row: jsonb('row'),
   },
   (t) => [
     primaryKey({ columns: [t.filingId, t.certificateId] }),

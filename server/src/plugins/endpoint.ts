@@ -132,7 +132,11 @@ export function serve<E extends Endpoint, A extends Access>(
   access: A,
   handler: (ctx: HandlerContext<E, A>) => Promise<z.input<E['response']> | undefined>,
   options: {
-    rateLimit?: { max: number; timeWindow: string; keyGenerator?: (request: FastifyRequest) => string };
+    rateLimit?: {
+      max: number;
+      timeWindow: string;
+      keyGenerator?: (request: FastifyRequest) => string | Promise<string>;
+    };
   } = {},
 ): void {
   const status = endpoint.status ?? 200;

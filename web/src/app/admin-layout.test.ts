@@ -46,4 +46,8 @@ describe('admin navigation (spec 6, decision 011)', () => {
       expect(paths(who)).not.toContain('/admin/state-filings');
     }
   });
+
+  it('gives no item at all to a user the admin area does not know, so the layout removes the stored user (spec 6, issue 19)', () => {
+    expect(paths(user('student', null))).toEqual([]);
+  });
 });

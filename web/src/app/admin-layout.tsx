@@ -1,4 +1,8 @@
+import { useEffect } from 'react';
+import { Navigate } from 'react-router';
 import { useTranslation } from '../lib/i18n.ts';
+import { clearStoredUser } from '../lib/stored-user.ts';
+import { paths } from './paths.ts';
 import type { SessionUser } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { staffPolicyRole } from '../features/admin/staff-role.ts';
@@ -23,6 +27,8 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   // Issue 18: correction requests, decided by admins (a court's own admin for that court).
   const corrections = { to: '/admin/corrections', label: t('admin.nav.corrections') };
   const role = staffPolicyRole(user);
+  // Issue 19 (spec 6): a role or scope this build does not know gets no item at all.
+  if (role === null) return [];
   if (role === 'court_admin') return [courtCompletions, students, corrections, changePassword];
   if (role === 'court_clerk') return [courtCompletions, students, changePassword, archive];
   if (role === 'clerk') return [dashboard, students, changePassword, archive];
@@ -53,12 +59,22 @@ export function AdminLayout() {
   const { t } = useTranslation();
   const user = useStoredUser();
   const signOut = useSignOut();
+  const items = adminNavItems(user, t);
+  // Spec 6: "Missing nav items cause the stored user to be removed": the staff login instead of
+  // an empty shell.
+  if (items.length === 0) return <ForgetStoredUser />;
   return (
     <SidebarLayout
       title={t('admin.title')}
-      items={adminNavItems(user, t)}
+      items={items}
       userName={user?.name ?? ''}
       onSignOut={() => void signOut()}
     />
   );
+}
+
+/** Removes the stored user and shows the staff login. */
+function ForgetStoredUser() {
+  useEffect(() => clearStoredUser(), []);
+  return <Navigate to={paths.adminLogin} replace />;
 }

@@ -1,4 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
+import { certificatesApi } from '@ts/contract';
 import { useTranslation } from '../lib/i18n.ts';
+import { callApi } from '../lib/api.ts';
 import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
 import { useCompletedChapters } from '../features/course/course-queries.ts';
 import { IdentityCheckDialog } from '../features/course/identity-check.tsx';
@@ -14,6 +17,16 @@ export function StudentLayout() {
   const signOut = useSignOut();
   const schoolName = useSchoolName();
   const completed = new Set(useCompletedChapters().data ?? []);
+  const finalComplete = Boolean(user?.completed_at) || completed.has(6);
+  // Issue 19: a certificate a super_admin issued without the final counts too. Asked once per
+  // visit, and only while the final is not complete (the Certificates page shares the answer).
+  const certificates = useQuery({
+    queryKey: ['certificates', user?.id ?? 0],
+    queryFn: () => callApi(certificatesApi.list, { params: { studentId: user?.id ?? 0 } }),
+    enabled: !finalComplete && (user?.id ?? 0) > 0 && user?.payment_at != null,
+    staleTime: Infinity,
+  });
+  const hasCertificate = finalComplete || (certificates.data?.length ?? 0) > 0;
   const items: NavItem[] = [
     { to: '/', label: t('nav.home'), end: true, icon: <HomeIcon /> },
     ...[1, 2, 3, 4].map((chapter) => ({
@@ -25,9 +38,7 @@ export function StudentLayout() {
     })),
     { to: '/final', label: t('nav.finalExam'), icon: <FlagIcon /> },
     // Spec 2: Certificates once a certificate exists or the final exam is complete.
-    ...(user?.completed_at || completed.has(6)
-      ? [{ to: '/certificate', label: t('nav.certificates'), icon: <AwardIcon /> }]
-      : []),
+    ...(hasCertificate ? [{ to: '/certificate', label: t('nav.certificates'), icon: <AwardIcon /> }] : []),
   ];
   return (
     <>

@@ -7,12 +7,16 @@ import { approveCorrection, listCorrections, rejectCorrection, requestCorrection
 
 /**
  * A student asks for a few corrections an hour at most (one may wait at a time), counted per
- * student, not per address: a class behind one school network must not share a limit.
+ * signed-in student, not per address (a class behind one school network must not share a limit)
+ * and not per id in the path (another student could use up someone else's).
  */
 const REQUEST_LIMIT = {
   max: 5,
   timeWindow: '1 hour',
-  keyGenerator: (request: FastifyRequest) => `correction:${String((request.params as { id?: unknown }).id)}`,
+  keyGenerator: async (request: FastifyRequest) => {
+    const auth = await request.getAuth();
+    return auth?.kind === 'student' ? `correction:${String(auth.studentId)}` : `correction-ip:${request.ip}`;
+  },
 };
 /** Admins decide (within their court), never clerks (issue 18). */
 const DECIDERS = staffRoles('super_admin', 'admin', 'court_admin');

@@ -1,13 +1,14 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { type Correction, type CorrectionField, parseDateOfBirth } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { certificateCorrections, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { AppError, notFound } from '../../plugins/errors.ts';
+import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { issueCertificate } from './certificates.service.ts';
+import { REPLACED } from './deliveries.service.ts';
 
 /**
  * Issue 18 (decision 025): corrections without a fee. A student asks (one pending request at a
@@ -99,6 +100,9 @@ export async function requestCorrection(
     .from(students)
     .where(eq(students.id, input.studentId));
   if (!student) throw notFound('No such student.');
+  if (displayed(input.field, student.stored) === input.value) {
+    throw badRequest('That is already what your certificate says.');
+  }
   try {
     const [created] = await db
       .insert(certificateCorrections)
@@ -169,7 +173,15 @@ export async function approveCorrection(
   try {
     await db.transaction(async (tx) => {
       const correction = await lockPending(tx, input.id, input.courtId);
-      const current = await findCurrentCertificate(tx, correction.studentId);
+      // Every certificate of the student still current (a staff-issued one too) is replaced: none
+      // may stay valid with the uncorrected detail. The newest is the one the correction names.
+      const currents = await tx
+        .select({ id: certificates.id, number: certificates.number, completionDate: certificates.completionDate })
+        .from(certificates)
+        .where(and(eq(certificates.studentId, correction.studentId), isNull(certificates.supersededAt)))
+        .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+        .for('update');
+      const [current] = currents;
       if (!current) throw new AppError('COURSE_NOT_COMPLETE', 'There is no certificate to correct.');
       const stored = correction.field === 'dob' ? parseDateOfBirth(correction.value) : correction.value;
       // Checked as the registration form checks it when the student asked.
@@ -179,12 +191,15 @@ export async function approveCorrection(
         .set({ [fieldKey(correction.field)]: stored })
         .where(eq(students.id, correction.studentId));
       const now = context.clock.now();
-      await tx.update(certificates).set({ supersededAt: now }).where(eq(certificates.id, current.id));
-      // The replaced certificate's emails not yet sent never go: its replacement's do.
+      const replacedIds = currents.map((certificate) => certificate.id);
+      await tx.update(certificates).set({ supersededAt: now }).where(inArray(certificates.id, replacedIds));
+      // The replaced certificates' emails not yet sent never go: the replacement's do.
       await tx
         .update(certificateDeliveries)
-        .set({ status: 'failed', lastError: 'Replaced by a corrected certificate before it was sent.' })
-        .where(and(eq(certificateDeliveries.certificateId, current.id), eq(certificateDeliveries.status, 'queued')));
+        .set({ status: 'failed', lastError: REPLACED })
+        .where(
+          and(inArray(certificateDeliveries.certificateId, replacedIds), eq(certificateDeliveries.status, 'queued')),
+        );
       const reissued = await issueCertificate(tx, context, {
         studentId: correction.studentId,
         source: 'correction',
@@ -211,9 +226,10 @@ export async function approveCorrection(
       });
     });
   } catch (error) {
-    // A corrected licence number another active enrolment already holds.
+    // A corrected licence number another active enrolment already holds: nothing changed, and
+    // the staff member is told so without learning whose enrolment it is.
     if (isUniqueViolation(error)) {
-      throw new AppError('CORRECTION_DECIDED', 'Another active enrolment already uses this licence number.');
+      throw badRequest('This licence number cannot be used: the request stays waiting. Reject it with a note.');
     }
     throw error;
   }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, Correction } from '@ts/contract';
@@ -7,6 +9,7 @@ import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../
 import { apiClient, type ApiClient } from '../../testing/course.ts';
 import { createStaff } from '../../testing/factories.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
+import { processAllDueDeliveries } from './deliveries.service.ts';
 
 /** Issue 18: corrections without a fee, and the superseded chain they leave. */
 describe('certificate corrections', () => {
@@ -27,6 +30,12 @@ describe('certificate corrections', () => {
   }
   const ask = (student: { id: number; client: ApiClient }, body: Record<string, unknown>) =>
     student.client.post(`/api/students/${String(student.id)}/corrections`, body);
+
+  it('refuses a "correction" to the value the certificate already shows', async () => {
+    const student = await completed();
+    const same = await ask(student, { field: 'last_name', value: student.lastName, reason: 'Just checking' });
+    expect(same.statusCode).toBe(400);
+  });
 
   it('takes one request at a time, checked as the registration form checks the field, and none before a certificate', async () => {
     const notYet = await createCourseStudent(t);
@@ -117,6 +126,23 @@ describe('certificate corrections', () => {
       before: { last_name: student.lastName, certificate: original!.number },
       after: { last_name: 'Riviera', certificate: reissued!.number },
     });
+    // The worker sends the corrected certificate, once to each, and never the replaced one.
+    const outboxBefore = fs.readdirSync(t.outboxDir).length;
+    await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
+    await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
+    const sentMail = fs
+      .readdirSync(t.outboxDir)
+      .slice(outboxBefore)
+      .map((name) => fs.readFileSync(path.join(t.outboxDir, name), 'utf8'))
+      // Quoted-printable soft line breaks joined back.
+      .map((mail) => mail.replace(/=\r?\n/g, ''));
+    const ofThisStudent = sentMail.filter((mail) => mail.includes(reissued!.number) || mail.includes(original!.number));
+    expect(ofThisStudent).toHaveLength(2);
+    for (const mail of ofThisStudent) {
+      expect(mail).toMatch(new RegExp(`\\(${reissued!.number}\\)`));
+      expect(mail).toContain(`Corrected certificate: replaces ${original!.number}`);
+    }
+
     const twice = await admin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {});
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.code).toBe('CORRECTION_DECIDED');
@@ -172,8 +198,17 @@ describe('certificate corrections', () => {
       );
     }
     expect(codes).toEqual([201, 409, 409, 409, 409, 429]);
-    // Another student on the same address is not held back.
+    // Another student on the same address is not held back, nor can one use up another's limit.
     const other = await completed();
-    expect((await ask(other, { field: 'last_name', value: 'Rivas', reason: 'Typo' })).statusCode).toBe(201);
+    const victim = await completed();
+    for (let n = 0; n < 6; n++) {
+      const foreign = await other.client.post(`/api/students/${String(victim.id)}/corrections`, {
+        field: 'last_name',
+        value: 'Rivas',
+        reason: 'Typo',
+      });
+      expect(foreign.statusCode).not.toBe(201);
+    }
+    expect((await ask(victim, { field: 'last_name', value: 'Rivas', reason: 'Typo' })).statusCode).toBe(201);
   });
 });

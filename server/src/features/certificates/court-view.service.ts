@@ -135,19 +135,20 @@ export async function acknowledgeCompletion(
     return { ...certificate, newly: true };
   });
   if (found.newly) {
-    // After the commit, once: the receipt stands whether or not this short notice reaches the student.
-    try {
-      await deps.mailer.send({
+    // After the commit, once, without waiting for the mail server: the receipt stands whether or
+    // not this short notice reaches the student.
+    void deps.mailer
+      .send({
         to: found.email,
         subject: `Your court received your certificate (${input.number})`,
         text:
           `Hello ${found.firstName},\n\n` +
           `Your court has confirmed that it received your certificate of completion ${input.number}. There is nothing more you need to do for the school.\n\n` +
           `You can see where your certificate is at any time at ${deps.config.publicUrl}/certificate.\n\n${deps.config.schoolName}\n`,
+      })
+      .catch((error: unknown) => {
+        deps.log.error({ err: error, number: input.number }, 'court receipt email to the student failed');
       });
-    } catch (error) {
-      deps.log.error({ err: error, number: input.number }, 'court receipt email to the student failed');
-    }
   }
   const [row] = await completionsQuery(db).where(eq(certificates.id, found.id));
   if (!row) throw notFound('No such certificate for your court.');

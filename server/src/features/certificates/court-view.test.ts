@@ -89,6 +89,8 @@ describe('the court view', () => {
     expect(again.json<CourtCompletion>().acknowledged_at).toBe(first.json<CourtCompletion>().acknowledged_at);
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.certificate.id));
     expect(audit.filter((entry) => entry.action === 'acknowledge_certificate')).toHaveLength(1);
+    // Sent after the answer, without holding it up: wait for the file.
+    await expect.poll(() => fs.readdirSync(t.outboxDir).length, { timeout: 5000 }).toBe(outboxBefore + 1);
     const mail = fs.readdirSync(t.outboxDir).slice(outboxBefore);
     expect(mail).toHaveLength(1);
     expect(fs.readFileSync(`${t.outboxDir}/${mail[0]!}`, 'utf8')).toContain(`To: ${student.email}`);

@@ -31,6 +31,9 @@ function describeFailure(error: unknown): string {
 
 type CertificateRouting = RulesProfile['certificate']['routing'];
 
+/** Why a replaced certificate's email is not sent (issue 18). */
+export const REPLACED = 'Replaced by a corrected certificate before it was sent.';
+
 /** What the student's email says about the court's copy: only what the school really does (issue 17). */
 const WHERE_THE_COURT_COPY_GOES: Record<CertificateRouting, (court: string) => string> = {
   student_and_court: (court) => `A copy has been sent to the ${court}.`,
@@ -152,10 +155,19 @@ async function sendDueBatch(
         snapshot: certificates.snapshot,
         routing: certificates.routing,
         pdf: certificates.pdf,
+        supersededAt: certificates.supersededAt,
       })
       .from(certificates)
       .where(eq(certificates.id, delivery.certificateId));
     if (!certificate) continue;
+    // A certificate replaced by a correction is never sent (its replacement is).
+    if (certificate.supersededAt) {
+      await db
+        .update(certificateDeliveries)
+        .set({ status: 'failed', lockedUntil: null, lastError: REPLACED })
+        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
+      continue;
+    }
     // Renew the lease before each send, and only if it is still this round's: a round slowed by
     // the mail server must not send what another instance has since claimed.
     const [stillMine] = await db
@@ -188,7 +200,7 @@ async function sendDueBatch(
       await db
         .update(certificateDeliveries)
         .set({ status: 'sent', attempts, sentAt: clock.now(), lockedUntil: null, lastError: null })
-        .where(eq(certificateDeliveries.id, delivery.id));
+        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
       sent += 1;
     } catch (error) {
       const permanent = error instanceof MailDeliveryError && error.permanent;
@@ -202,7 +214,9 @@ async function sendDueBatch(
           lastError: describeFailure(error),
           nextAttemptAt: new Date(clock.now().getTime() + retryDelay(attempts)),
         })
-        .where(eq(certificateDeliveries.id, delivery.id));
+        // Only while still queued: a delivery cancelled meanwhile (its certificate replaced by a
+        // correction, issue 18) stays cancelled.
+        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
     }
   }
   return { claimed: claimed.length, sent };
@@ -229,12 +243,20 @@ export async function resendDelivery(
   { deliveryId }: { deliveryId: number },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ status: certificateDeliveries.status, attempts: certificateDeliveries.attempts })
+    const [row] = await tx
+      .select({
+        status: certificateDeliveries.status,
+        attempts: certificateDeliveries.attempts,
+        supersededAt: certificates.supersededAt,
+      })
       .from(certificateDeliveries)
+      .innerJoin(certificates, eq(certificates.id, certificateDeliveries.certificateId))
       .where(eq(certificateDeliveries.id, deliveryId))
-      .for('update');
-    if (!before) throw notFound('No such delivery.');
+      .for('update', { of: certificateDeliveries });
+    if (!row) throw notFound('No such delivery.');
+    // Issue 18: a replaced certificate is never sent again; its correction is the one to send.
+    if (row.supersededAt) throw notFound('This certificate was replaced by a corrected one; send that one instead.');
+    const before = { status: row.status, attempts: row.attempts };
     await tx
       .update(certificateDeliveries)
       .set({ status: 'queued', nextAttemptAt: clock.now(), lockedUntil: null, queuedAt: clock.now() })

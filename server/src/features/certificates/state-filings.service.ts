@@ -182,15 +182,19 @@ export async function getStateFilingsOverview(db: Db, requested: string | undefi
   };
 }
 
-/** A batch and its certificates: what its CSV holds. */
+/** A batch and its certificates, each line as it was exported: what its CSV holds. */
 export async function getStateFilingWithRows(db: Db, id: number): Promise<StateFiling & { rows: StateFilingRow[] }> {
   const filing = await getFiling(db, id);
-  const held = await heldCertificatesQuery(db)
-    .innerJoin(stateFilingCertificates, eq(stateFilingCertificates.certificateId, certificates.id))
+  const stored = await db
+    .select({ row: stateFilingCertificates.row })
+    .from(stateFilingCertificates)
     .where(eq(stateFilingCertificates.filingId, id))
-    .orderBy(certificates.id);
+    .orderBy(stateFilingCertificates.certificateId);
   const status = filing.status === 'filed' ? 'filed' : filing.status === 'rejected' ? 'rejected' : 'exported';
-  return { ...filing, rows: await toRows(db, held, () => status) };
+  return {
+    ...filing,
+    rows: stored.flatMap(({ row }) => (row ? [{ ...(row as StateFilingRow), status }] : [])),
+  };
 }
 
 /** Exports every waiting certificate of the state as one new batch; two exports at once make one. */
@@ -211,9 +215,10 @@ export async function exportStateFiling(
       .values({ state: input.state, status: 'exported', exportedByStaffId: input.staffId, exportedAt: clock.now() })
       .returning({ id: stateFilings.id });
     if (!filing) throw new Error('state filing was not saved');
+    const lines = await toRows(tx, waiting, () => 'exported');
     await tx
       .insert(stateFilingCertificates)
-      .values(waiting.map((row) => ({ filingId: filing.id, certificateId: row.certificateId })));
+      .values(lines.map((line) => ({ filingId: filing.id, certificateId: line.certificate_id, row: line })));
     await recordAudit(tx, clock, {
       staffId: input.staffId,
       action: 'export_state_filing',
@@ -288,6 +293,8 @@ async function queueCourtCopies(tx: Db, now: Date, filingId: number): Promise<vo
     .where(
       and(
         eq(stateFilingCertificates.filingId, filingId),
+        // A certificate replaced by a correction since the export is not sent (issue 18).
+        isNull(certificates.supersededAt),
         notExists(
           tx
             .select({ one: sql`1` })

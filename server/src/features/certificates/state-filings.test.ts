@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, RulesProfile, StateFiling, StateFilingRow, StateFilingsOverview } from '@ts/contract';
-import { auditLog, certificateDeliveries, rulesProfiles } from '../../db/schema.ts';
+import { auditLog, certificateDeliveries, rulesProfiles, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
 import { apiClient, type ApiClient } from '../../testing/course.ts';
@@ -95,6 +95,11 @@ describe('state filings', () => {
       [first.certificate.number, 'exported'],
       [second.certificate.number, 'exported'],
     ]);
+
+    // The batch's file stays what the state received, whatever changes in the record later.
+    await t.db.update(students).set({ lastName: 'Renamed' }).where(eq(students.id, first.id));
+    const later = (await admin.get(`/api/admin/state-filings/${String(batch.id)}`)).json<{ rows: StateFilingRow[] }>();
+    expect(later.rows[0]?.last_name).toBe(first.lastName);
 
     // Nothing waits any more: a second export (a double click) makes no second batch.
     expect((await overview('TX')).waiting).toEqual([]);

@@ -1,5 +1,5 @@
 import { getCourtProfileRef } from '../rules/rules.service.ts';
-import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -168,53 +168,70 @@ async function assertNoActiveDuplicate(
   dob: string,
   probe: { ip: string } | null,
 ): Promise<void> {
-  const findDuplicate = async (tx: Db) => {
-    const [existing] = await tx
-      .select({ id: students.id, dlNumber: students.dlNumber, lastName: students.lastName, dob: students.dob })
+  // Every active enrolment holding the email or the licence number: one, or two different ones.
+  const findMatches = (tx: Db) =>
+    tx
+      .select({
+        id: students.id,
+        email: students.email,
+        dlNumber: students.dlNumber,
+        lastName: students.lastName,
+        dob: students.dob,
+      })
       .from(students)
       .where(
         and(isNull(students.archivedAt), or(eq(students.email, input.email), eq(students.dlNumber, input.dl_number))),
       )
-      .orderBy(sql`${students.dlNumber} = ${input.dl_number} desc`)
-      .limit(1);
-    return existing;
-  };
+      .orderBy(sql`${students.dlNumber} = ${input.dl_number} desc`, students.id);
   if (!probe) {
-    const existing = await findDuplicate(db);
+    const [existing] = await findMatches(db);
     if (existing) throw duplicateAccount(existing.id, undefined);
     return;
   }
   const who = { scope: 'student', subject: input.dl_number, ip: probe.ip } as const;
   const duplicate = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
-    const existing = await findDuplicate(tx);
+    const matches = await findMatches(tx);
+    const [existing] = matches;
     if (!existing) return null;
     await recordFailure();
+    // Issue 19: a second enrolment holding the other detail is not replaced by resetting this
+    // one, so no reset is offered: archiving this one would leave the new registration refused.
+    const other = matches.find((match) => match.id !== existing.id);
     const provesIdentity =
       existing.dlNumber === input.dl_number &&
       existing.lastName.trim().toLowerCase() === input.last_name.trim().toLowerCase() &&
       existing.dob === dob;
     return {
       studentId: existing.id,
-      resetToken: provesIdentity ? await issueResetToken(tx, clock, existing.id) : undefined,
+      resetToken: provesIdentity && !other ? await issueResetToken(tx, clock, existing.id, input) : undefined,
+      inUse: other ? (other.email === input.email ? ('email' as const) : ('dl_number' as const)) : undefined,
     };
   });
   // Thrown after the transaction commits, so the counted guess stays counted.
-  if (duplicate) throw duplicateAccount(duplicate.studentId, duplicate.resetToken);
+  if (duplicate) throw duplicateAccount(duplicate.studentId, duplicate.resetToken, duplicate.inUse);
 }
 
-function duplicateAccount(studentId: number, resetToken: string | undefined): AppError {
+function duplicateAccount(studentId: number, resetToken: string | undefined, inUse?: 'email' | 'dl_number'): AppError {
   return new AppError('DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
     studentId,
     ...(resetToken ? { resetToken } : {}),
+    ...(inUse ? { in_use: inUse } : {}),
   });
 }
 
 /** A short-lived, single-use token for resetCourse (decision 004); only its hash is kept. */
-async function issueResetToken(db: Db, clock: Clock, studentId: number): Promise<string> {
+async function issueResetToken(
+  db: Db,
+  clock: Clock,
+  studentId: number,
+  registration: { email: string; dl_number: string },
+): Promise<string> {
   const resetToken = createToken();
   await db.insert(resetTokens).values({
     tokenHash: hashToken(resetToken),
     studentId,
+    email: registration.email,
+    dlNumber: registration.dl_number,
     createdAt: clock.now(),
     expiresAt: new Date(clock.now().getTime() + RESET_TOKEN_MINUTES * 60_000),
   });
@@ -248,8 +265,27 @@ export async function resetStudentCourse(
           gt(resetTokens.expiresAt, now),
         ),
       )
-      .returning({ studentId: resetTokens.studentId });
+      .returning({ studentId: resetTokens.studentId, email: resetTokens.email, dlNumber: resetTokens.dlNumber });
     if (!used) throw forbidden('This reset link is not valid any more. Please register again.');
+    // Issue 19: every detail of the registration that follows must be free once this enrolment is
+    // archived; otherwise nothing changes (this transaction, the token's use included, rolls back).
+    const [other] = await tx
+      .select({ id: students.id, email: students.email })
+      .from(students)
+      .where(
+        and(
+          isNull(students.archivedAt),
+          ne(students.id, input.studentId),
+          or(
+            used.email === null ? undefined : eq(students.email, used.email),
+            used.dlNumber === null ? undefined : eq(students.dlNumber, used.dlNumber),
+          ),
+        ),
+      )
+      .limit(1);
+    if (other && (used.email !== null || used.dlNumber !== null)) {
+      throw duplicateAccount(other.id, undefined, other.email === used.email ? 'email' : 'dl_number');
+    }
     const [archived] = await tx
       .update(students)
       .set({ archivedAt: now, archiveReason: 'replaced_by_new_registration' })

@@ -306,6 +306,37 @@ describe('registration', () => {
       expect(await findStudent(studentId)).toMatchObject({ archivedAt: null, paymentAt: null });
     });
 
+    it('offers no reset when the email belongs to another enrolment than the licence, so nothing is archived in vain (issue 19)', async () => {
+      const byLicence = await createStudent(t.db);
+      const byEmail = await createStudent(t.db);
+      const registration: Registration = buildRegistration({ ...identityOf(byLicence), email: byEmail.email });
+      const refused = await register(registration);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatchObject({
+        code: 'DUPLICATE_ACCOUNT',
+        studentId: byLicence.id,
+        in_use: 'email',
+      });
+      expect(refused.json().error.resetToken).toBeUndefined();
+      expect((await findStudent(byLicence.id))?.archivedAt).toBeNull();
+    });
+
+    it('archives nothing when another enrolment took the email after the token was given, and says which detail (issue 19)', async () => {
+      const existing = await createStudent(t.db);
+      const registration: Registration = buildRegistration(identityOf(existing));
+      const { resetToken } = (await register(registration)).json<{ error: { resetToken: string } }>().error;
+      // Someone else enrols with the same email before "Continue and Register".
+      const taker = await createStudent(t.db, { email: registration.email });
+
+      const reset = await resetCourse(existing.id, { resetToken });
+      expect(reset.statusCode).toBe(409);
+      expect(reset.json().error).toMatchObject({ code: 'DUPLICATE_ACCOUNT', studentId: taker.id, in_use: 'email' });
+      expect((await findStudent(existing.id))?.archivedAt).toBeNull();
+      // The token was not spent: the whole reset rolled back.
+      const [token] = await t.db.select().from(resetTokens).where(eq(resetTokens.studentId, existing.id));
+      expect(token?.usedAt).toBeNull();
+    });
+
     it('accepts a reset token only once', async () => {
       const { existing, token } = await duplicateWithToken();
       expect((await resetCourse(existing.id, { resetToken: token })).statusCode).toBe(200);

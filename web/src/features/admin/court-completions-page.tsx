@@ -10,7 +10,7 @@ import { PageHeading } from '../../components/page-heading.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatMoment } from '../../lib/dates.ts';
-import { useTranslation } from '../../lib/i18n.ts';
+import { type TFunction, useTranslation } from '../../lib/i18n.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
@@ -33,6 +33,19 @@ const CSV_COLUMNS = [
 ] as const satisfies readonly (keyof CourtCompletion)[];
 
 type Filters = { from?: string; to?: string; search?: string; courtId?: number };
+
+/** Which rows an "Acknowledge selected" could not record. */
+class AcknowledgeFailed extends Error {
+  constructor(readonly numbers: readonly string[]) {
+    super(`not acknowledged: ${numbers.join(', ')}`);
+  }
+}
+
+function acknowledgeErrorText(error: unknown, t: TFunction): string {
+  return error instanceof AcknowledgeFailed
+    ? t('court.acknowledgeFailed', { numbers: error.numbers.join(', ') })
+    : errorText(error, t);
+}
 
 /** Every row the filters match, page by page, for the CSV. */
 async function fetchAllRows(filters: Filters): Promise<CourtCompletion[]> {
@@ -79,8 +92,17 @@ export function CourtCompletionsPage() {
     retry: false,
   });
   const acknowledge = useMutation({
+    // Each row on its own: one that fails (a certificate replaced meanwhile) does not stop the rest.
     mutationFn: async (numbers: readonly string[]) => {
-      for (const number of numbers) await callApi(courtApi.acknowledge, { params: { number } });
+      const failed: string[] = [];
+      for (const number of numbers) {
+        try {
+          await callApi(courtApi.acknowledge, { params: { number } });
+        } catch {
+          failed.push(number);
+        }
+      }
+      if (failed.length > 0) throw new AcknowledgeFailed(failed);
     },
     onSuccess: () => setSelected(new Set()),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['court-completions'] }),
@@ -182,7 +204,7 @@ export function CourtCompletionsPage() {
               </Button>
             </div>
           </div>
-          {acknowledge.isError && <Alert>{errorText(acknowledge.error, t)}</Alert>}
+          {acknowledge.isError && <Alert>{acknowledgeErrorText(acknowledge.error, t)}</Alert>}
           {rows.length === 0 ? (
             <p className="text-slate-700">{t('court.none')}</p>
           ) : (

@@ -32,7 +32,10 @@ export function neutraliseCell(value: string | number): string {
 export function rowsToCsv<Row, Key extends keyof Row & string>(columns: readonly Key[], rows: readonly Row[]): string {
   const lines = [
     columns.join(','),
-    ...rows.map((row) => columns.map((column) => neutraliseCell(row[column] as string | number)).join(',')),
+    // An empty value (null) is an empty cell, never the word "null".
+    ...rows.map((row) =>
+      columns.map((column) => neutraliseCell((row[column] as string | number | null | undefined) ?? '')).join(','),
+    ),
   ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -19,6 +19,8 @@ import { PageHeading } from '../../components/page-heading.tsx';
 interface Duplicate {
   studentId: number;
   resetToken: string | undefined;
+  /** Issue 19: the detail another enrolment holds, so the old account cannot be replaced. */
+  inUse: 'email' | 'dl_number' | undefined;
   /** What was sent, to send again once the old course is reset. */
   registration: Registration;
 }
@@ -58,7 +60,7 @@ export function RegisterPage() {
       const found = detailsOf(caught, 'DUPLICATE_ACCOUNT');
       if (found) {
         setReplaceError(null);
-        setDuplicate({ studentId: found.studentId, resetToken: found.resetToken, registration });
+        setDuplicate({ studentId: found.studentId, resetToken: found.resetToken, inUse: found.in_use, registration });
       } else if (caught instanceof ApiError && caught.status === 429) {
         setError(t('register.tooMany'));
       } else if (caught instanceof ApiError && caught.status === 400) {
@@ -71,17 +73,19 @@ export function RegisterPage() {
 
   async function continueAndRegister() {
     if (!duplicate) return;
-    const { resetToken } = duplicate;
+    const { resetToken, inUse } = duplicate;
     if (!resetToken) {
-      setReplaceError(t('register.duplicateNotYours'));
+      setReplaceError(inUse ? t(`register.inUse.${inUse}`) : t('register.duplicateNotYours'));
       return;
     }
     try {
       const { studentId } = await replaceCourse.mutateAsync({ ...duplicate, resetToken });
       setDuplicate(null);
       await goToPay(studentId, duplicate.registration);
-    } catch {
-      setReplaceError(t('register.replaceFailed'));
+    } catch (caught) {
+      // The reset changed nothing when another enrolment holds a detail (issue 19): say which.
+      const held = detailsOf(caught, 'DUPLICATE_ACCOUNT')?.in_use;
+      setReplaceError(held ? t(`register.inUse.${held}`) : t('register.replaceFailed'));
     }
   }
 

@@ -1,0 +1,3 @@
+ALTER TABLE "state_filing_certificates" ADD COLUMN "row" jsonb;--> statement-breakpoint
+ALTER TABLE "certificates" ADD CONSTRAINT "certificates_replaces_id_certificates_id_fk" FOREIGN KEY ("replaces_id") REFERENCES "public"."certificates"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "certificates_replaces_key" ON "certificates" USING btree ("replaces_id");
