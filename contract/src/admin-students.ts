@@ -1,4 +1,5 @@
 import { z } from './zod.ts';
+import { RegistrationSchema } from './registration.ts';
 import { CertificateSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AdminIdentitySchema } from './identity.ts';
@@ -147,7 +148,31 @@ const listAdminStudents = defineEndpoint({
 });
 
 /** The calls of the server's adminStudents feature. */
+/**
+ * Issue 19: staff correct a student's email and mailing address (the spec checks no email format,
+ * so a typo reaches no one), and with `resend` send the current certificate to the new address in
+ * the same step.
+ */
+export const UpdateStudentContactSchema = RegistrationSchema.pick({
+  email: true,
+  address: true,
+  city: true,
+  state: true,
+  zip: true,
+}).extend({ resend: z.boolean() });
+export type UpdateStudentContact = z.input<typeof UpdateStudentContactSchema>;
+
+const updateStudentContact = defineEndpoint({
+  method: 'PUT',
+  path: '/api/admin/students/:id/contact',
+  params: z.object({ id: IdParam }),
+  body: UpdateStudentContactSchema,
+  errors: ['NOT_FOUND', 'DUPLICATE_ACCOUNT'],
+  response: AdminStudentSchema,
+});
+
 export const adminStudentsApi = {
   list: listAdminStudents,
   get: getAdminStudent,
+  updateContact: updateStudentContact,
 } as const;

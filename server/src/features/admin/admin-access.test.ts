@@ -373,6 +373,25 @@ const ROWS: Row[] = [
       caller.startsWith('court_') ? { status: caller.endsWith(`_${court}`) ? 200 : 404 } : { status: 403 },
     ),
   },
+  // Issue 19: admins correct a student's contact details, within their court; never clerks.
+  {
+    route: 'PUT /api/admin/students/:id/contact',
+    request: (world, court) => ({
+      method: 'PUT',
+      url: `/api/admin/students/${String(world.students[court].id)}/contact`,
+      payload: {
+        email: world.students[court].email,
+        address: '1 Main Street',
+        city: 'Fresno',
+        state: 'CA',
+        zip: '93721',
+        resend: false,
+      },
+    }),
+    expected: staffOnly((caller, court) =>
+      isClerk(caller) ? { status: 403 } : { status: coversCourt(caller, court) ? 200 : 404 },
+    ),
+  },
   // Issue 18: corrections are decided by admins, a court's own admin for that court only; never clerks.
   {
     route: 'GET /api/admin/corrections',

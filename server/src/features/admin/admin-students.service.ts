@@ -8,7 +8,10 @@ import {
 } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courts, staff, students } from '../../db/schema.ts';
-import { notFound } from '../../plugins/errors.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { readdressStudentDeliveries } from '../certificates/deliveries.service.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
@@ -198,4 +201,57 @@ export async function getStudentDetail(
     identity: await getStudentIdentity(db, clock, studentId),
     seat_time: await getAdminSeatTime(db, studentId),
   };
+}
+
+/**
+ * Issue 19: staff correct a student's email and mailing address, audited before and after, and
+ * the student's certificate emails follow the new address (resent at once when asked), in one
+ * transaction. An email another active enrolment uses is refused, and nothing changes.
+ */
+export async function updateStudentContact(
+  db: Db,
+  clock: Clock,
+  input: {
+    auth: Auth;
+    staffId: number;
+    studentId: number;
+    contact: { email: string; address: string; city: string; state: string; zip: string; resend: boolean };
+  },
+): Promise<void> {
+  await getVisibleStudent(db, input.auth, input.studentId);
+  const { resend, ...fields } = input.contact;
+  try {
+    await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({
+          email: students.email,
+          address: students.address,
+          city: students.city,
+          state: students.state,
+          zip: students.zip,
+        })
+        .from(students)
+        .where(eq(students.id, input.studentId))
+        .for('update');
+      if (!before) throw notFound('No such student.');
+      await tx.update(students).set(fields).where(eq(students.id, input.studentId));
+      await readdressStudentDeliveries(tx, clock, { studentId: input.studentId, email: fields.email, resend });
+      await recordAudit(tx, clock, {
+        staffId: input.staffId,
+        action: 'update_contact',
+        entityType: 'student',
+        entityId: input.studentId,
+        before,
+        after: { ...fields, resend },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('DUPLICATE_ACCOUNT', 'Another active enrolment uses this email address.', {
+        studentId: input.studentId,
+        in_use: 'email',
+      });
+    }
+    throw error;
+  }
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { adminStudentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, serve } from '../../plugins/endpoint.ts';
-import { getStudentDetail, listAdminStudents } from './admin-students.service.ts';
+import { ANY_STAFF, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { getStudentDetail, listAdminStudents, updateStudentContact } from './admin-students.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
   // Every staff role searches the students; a court-limited admin or clerk only within their court.
@@ -11,5 +11,16 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps
   // Every staff role sees a student's detail, within its court scope (404 outside it).
   serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) =>
     getStudentDetail(db, { auth, clock }, params.id),
+  );
+
+  // Issue 19: admins (a court's own admin for that court's students), never clerks.
+  serve(
+    app,
+    adminStudentsApi.updateContact,
+    staffRoles('super_admin', 'admin', 'court_admin'),
+    async ({ params, body, auth }) => {
+      await updateStudentContact(db, clock, { auth, staffId: auth.staffId, studentId: params.id, contact: body });
+      return getStudentDetail(db, { auth, clock }, params.id);
+    },
   );
 }

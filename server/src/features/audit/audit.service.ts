@@ -25,7 +25,8 @@ export type AuditAction =
   | 'acknowledge_certificate'
   | 'request_correction'
   | 'approve_correction'
-  | 'reject_correction';
+  | 'reject_correction'
+  | 'update_contact';
 
 export interface AuditRecord {
   staffId: number;

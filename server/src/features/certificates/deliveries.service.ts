@@ -292,3 +292,38 @@ export function startDeliveryWorker(
     },
   );
 }
+
+/**
+ * Issue 19: a student's corrected email address takes over their certificate emails: every
+ * delivery to the student of a current certificate is addressed to it, and with `resend` queued
+ * again at once (otherwise only those not yet sent are re-queued to the new address).
+ */
+export async function readdressStudentDeliveries(
+  tx: Db,
+  clock: Clock,
+  input: { studentId: number; email: string; resend: boolean },
+): Promise<void> {
+  const current = await tx
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(and(eq(certificates.studentId, input.studentId), isNull(certificates.supersededAt)));
+  if (current.length === 0) return;
+  const ids = current.map((row) => row.id);
+  const now = clock.now();
+  await tx
+    .update(certificateDeliveries)
+    .set({ email: input.email })
+    .where(and(inArray(certificateDeliveries.certificateId, ids), eq(certificateDeliveries.recipient, 'student')));
+  await tx
+    .update(certificateDeliveries)
+    .set({ status: 'queued', nextAttemptAt: now, queuedAt: now, lockedUntil: null, lastError: null })
+    .where(
+      and(
+        inArray(certificateDeliveries.certificateId, ids),
+        eq(certificateDeliveries.recipient, 'student'),
+        input.resend
+          ? undefined
+          : or(eq(certificateDeliveries.status, 'failed'), eq(certificateDeliveries.status, 'queued')),
+      ),
+    );
+}

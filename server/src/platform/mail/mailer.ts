@@ -153,10 +153,29 @@ function createOutboxMailer(options: MailerOptions): Mailer {
   };
 }
 
+/** One address mail can be delivered to: a local part, @, and a domain with a dot, no spaces or brackets. */
+const DELIVERABLE_ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\.]{2,}$/;
+
+/**
+ * Issue 19: an address that cannot receive mail (the spec lets a student register with any text
+ * as email) fails at once and for good, with a reason staff can read, instead of being written
+ * to the outbox with no To: header or retried by the mail server for a day.
+ */
+export function assertDeliverableAddress(to: string): void {
+  const addresses = to.split(',').map((address) => address.trim());
+  const bad = addresses.find((address) => !DELIVERABLE_ADDRESS.test(address));
+  if (bad !== undefined) {
+    throw new MailDeliveryError(`"${bad}" is not an email address mail can be delivered to; correct the address.`, {
+      permanent: true,
+    });
+  }
+}
+
 function composeMail(
   message: MailMessage,
   from: string,
 ): { options: SendMailOptions; localId: string; messageIdHeader: string } {
+  assertDeliverableAddress(message.to);
   const localId = message.messageId ?? randomUUID();
   if (!MESSAGE_ID_PATTERN.test(localId)) {
     throw new TypeError(`messageId must match ${String(MESSAGE_ID_PATTERN)}, got ${JSON.stringify(localId)}`);

@@ -27,6 +27,7 @@ import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentExceptionsSection } from './student-exceptions-section.tsx';
 import { StudentCorrectionsSection } from './corrections-page.tsx';
+import { StudentContactSection } from './student-contact-section.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
@@ -214,6 +215,10 @@ export function StudentDetailPage() {
           </Field>
         )}
       </dl>
+
+      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && (
+        <StudentContactSection key={`${student.email} ${student.address}`} student={student} />
+      )}
 
       {isSuperAdmin && (
         <GenerateCertificateForm

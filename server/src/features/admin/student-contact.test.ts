@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, certificateDeliveries, students } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
+import { apiClient, type ApiClient } from '../../testing/course.ts';
+import { createStaff, createStudent } from '../../testing/factories.ts';
+import { signInStaff } from '../../testing/sign-in.ts';
+import { processAllDueDeliveries } from '../certificates/deliveries.service.ts';
+
+const NEW_CONTACT = {
+  email: 'lucia.fixed@example.com',
+  address: '9 Pine Road',
+  city: 'Reno',
+  state: 'NV',
+  zip: '89501',
+};
+
+/** Issue 19: an address that cannot receive mail, and staff correcting it. */
+describe("a student's contact details", () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const mailTo = (address: string) =>
+    fs
+      .readdirSync(t.outboxDir)
+      .map((name) => fs.readFileSync(path.join(t.outboxDir, name), 'utf8'))
+      .filter((mail) => mail.includes(`To: ${address}`));
+
+  /** A student registered with an email that reaches no one, their certificate's deliveries worked once. */
+  let sequence = 0;
+  async function undeliverable() {
+    sequence += 1;
+    const student = await createCourseStudent(t, { email: `not-an-email-${String(sequence)}` });
+    await recordCourseCompletion(t, student.id);
+    await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
+    const certificate = await onlyCertificateOf(t.db, student.id);
+    const deliveries = async () =>
+      t.db.select().from(certificateDeliveries).where(eq(certificateDeliveries.certificateId, certificate.id));
+    return { student, certificate, deliveries };
+  }
+
+  it('fails a certificate email to an address that cannot receive mail at once, without retries, saying why', async () => {
+    const { deliveries } = await undeliverable();
+    const toStudent = (await deliveries()).find((delivery) => delivery.recipient === 'student');
+    expect(toStudent).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(toStudent?.lastError).toContain('"not-an-email-1" is not an email address');
+    expect(mailTo('not-an-email-1')).toEqual([]);
+    // The court's copy went as usual.
+    expect((await deliveries()).find((delivery) => delivery.recipient === 'court')?.status).toBe('sent');
+  });
+
+  it('lets an admin correct the email and address, audited, and resend the certificate in the same step', async () => {
+    const { student, deliveries } = await undeliverable();
+    const response = await admin.put(`/api/admin/students/${String(student.id)}/contact`, {
+      ...NEW_CONTACT,
+      resend: true,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ email: NEW_CONTACT.email, address: NEW_CONTACT.address });
+    const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(row).toMatchObject({ email: NEW_CONTACT.email, city: 'Reno', state: 'NV', zip: '89501' });
+    const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'update_contact'));
+    expect(entry).toMatchObject({
+      entityId: student.id,
+      before: { email: student.email },
+      after: { email: NEW_CONTACT.email, resend: true },
+    });
+
+    expect((await deliveries()).find((delivery) => delivery.recipient === 'student')).toMatchObject({
+      status: 'queued',
+      email: NEW_CONTACT.email,
+      lastError: null,
+    });
+    await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
+    expect(mailTo(NEW_CONTACT.email)).toHaveLength(1);
+  });
+
+  it('refuses an email another active enrolment uses, changing nothing; refuses clerks and other courts', async () => {
+    const { student } = await undeliverable();
+    const holder = await createStudent(t.db);
+    const taken = await admin.put(`/api/admin/students/${String(student.id)}/contact`, {
+      ...NEW_CONTACT,
+      email: holder.email,
+      resend: false,
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.in_use).toBe('email');
+    const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(row?.email).toBe(student.email);
+
+    const clerk = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' })));
+    const otherCourt = await createCourseStudent(t);
+    const courtAdmin = apiClient(
+      t.app,
+      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: otherCourt.court.id })),
+    );
+    const body = { ...NEW_CONTACT, email: 'someone.else@example.com', resend: false };
+    expect((await clerk.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(403);
+    expect((await courtAdmin.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(404);
+  });
+});
