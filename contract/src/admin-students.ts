@@ -41,6 +41,8 @@ export const AdminStudentSchema = z.object({
   payments: z.array(
     z.object({
       method: z.enum(['card', 'manual']),
+      /** How a manual payment was taken (issue 19), or null. */
+      manual_method: z.enum(['phone', 'cheque', 'voucher', 'waived']).nullable(),
       amount_cents: z.number().int().nullable(),
       recorded_by: z.string().nullable(),
       created_at: z.string(),

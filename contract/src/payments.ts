@@ -37,15 +37,26 @@ const markPaymentPaid = defineEndpoint({
 });
 
 /** Spec 4 and 7: a super_admin marks an unpaid student as paid. */
+/** How staff took a payment by hand (issue 19). A waived course counts as zero revenue. */
+export const MANUAL_PAYMENT_METHODS = ['phone', 'cheque', 'voucher', 'waived'] as const;
+export const ManualPaymentSchema = z.object({
+  /** Cents taken; without it, the course price for the student's court (0 when waived). */
+  amount_cents: z.number().int().min(0).max(1_000_000).optional(),
+  manual_method: z.enum(MANUAL_PAYMENT_METHODS).optional(),
+});
+
 const markStudentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/admin/markPaid/:studentId',
   params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
-  body: z.object({ userId: Id.optional() }).optional(),
+  // Issue 19: the amount taken (default: the course price for the student's court) and how.
+  body: z.object({ userId: Id.optional(), ...ManualPaymentSchema.shape }).optional(),
   errors: ['NOT_FOUND'],
   response: z.object({ studentId: z.number().int(), payment_at: z.string() }),
 });
+
+export type ManualPayment = z.infer<typeof ManualPaymentSchema>;
 
 export const PaymentIntentStatusSchema = z.enum([
   'requires_payment_method',

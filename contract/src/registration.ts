@@ -1,6 +1,7 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { IdParam, nameText, text } from './primitives.ts';
+import { ManualPaymentSchema } from './payments.ts';
 import { US_STATE_CODES } from './states.ts';
 
 /** The fields spec section 5 requires, in the order the form shows them. */
@@ -73,6 +74,8 @@ export const RegistrationSchema = z.object({
     .refine((dob) => parseDateOfBirth(dob) !== null, 'Date of birth is not a valid date.'),
   /** Manual enrolment by a signed-in admin (spec 7); ignored for anyone else. */
   backdoor: z.boolean().optional(),
+  /** With `backdoor`: the payment taken by hand (issue 19); ignored for anyone else. */
+  manual_payment: ManualPaymentSchema.optional(),
   /** Optional (issue 8): the date the court expects the certificate by, MM/DD/YYYY. */
   court_due_date: z
     .string()

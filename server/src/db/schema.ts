@@ -284,6 +284,8 @@ export const payments = pgTable(
     providerPaymentId: text('provider_payment_id'),
     amountCents: integer('amount_cents'),
     currency: text('currency'),
+    /** How a manual payment was taken (issue 19); 'waived' is a course given free (amount 0). */
+    manualMethod: text('manual_method', { enum: ['phone', 'cheque', 'voucher', 'waived'] }),
     recordedByStaffId: integer('recorded_by_staff_id').references(() => staff.id),
     createdAt: createdAt(),
   },

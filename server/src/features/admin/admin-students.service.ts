@@ -186,6 +186,7 @@ export async function getStudentDetail(
     exceptions: await listRulesExceptions(db, studentId),
     payments: paymentRows.map(({ payment, recordedBy }) => ({
       method: payment.method,
+      manual_method: payment.manualMethod,
       amount_cents: payment.amountCents,
       recorded_by: recordedBy,
       created_at: payment.createdAt.toISOString(),

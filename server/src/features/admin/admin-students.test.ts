@@ -385,7 +385,13 @@ describe('admin students: GET /api/admin/students and the detail', () => {
       expect(detail.enrolled_by).toBe(name);
       expect(detail.payment_at).toBe(t.clock.now().toISOString());
       expect(detail.payments).toEqual([
-        { method: 'manual', amount_cents: null, recorded_by: name, created_at: t.clock.now().toISOString() },
+        {
+          method: 'manual',
+          manual_method: null,
+          amount_cents: t.config.coursePriceCents,
+          recorded_by: name,
+          created_at: t.clock.now().toISOString(),
+        },
       ]);
     });
   });

@@ -49,10 +49,12 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   // Spec 6: only a super_admin marks a student as paid.
-  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, auth }) => {
+  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, body, auth }) => {
     const { studentId, paymentAt } = await markStudentPaidManually(db, clock, {
       studentId: params.studentId,
       staffId: auth.staffId,
+      payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
+      defaultPriceCents: config.coursePriceCents,
     });
     return { studentId, payment_at: paymentAt.toISOString() };
   });

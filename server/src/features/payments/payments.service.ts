@@ -1,3 +1,4 @@
+import type { ManualPayment } from '@ts/contract';
 import { recordAudit } from '../audit/audit.service.ts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -191,26 +192,38 @@ export async function handlePaymentWebhook(
 export async function markStudentPaidManually(
   db: Db,
   clock: Clock,
-  input: { studentId: number; staffId: number },
+  input: { studentId: number; staffId: number; payment: ManualPayment; defaultPriceCents: number },
 ): Promise<{ studentId: number; paymentAt: Date }> {
   return db.transaction(async (tx) => {
     const now = clock.now();
+    const amountCents = await manualAmount(tx, input);
     const [marked] = await tx
       .update(students)
       .set({ paymentAt: now })
       .where(and(eq(students.id, input.studentId), isNull(students.archivedAt), isNull(students.paymentAt)))
       .returning({ id: students.id, paymentAt: students.paymentAt });
     if (marked?.paymentAt) {
-      await tx
-        .insert(payments)
-        .values({ studentId: marked.id, method: 'manual', recordedByStaffId: input.staffId, createdAt: now });
+      await tx.insert(payments).values({
+        studentId: marked.id,
+        method: 'manual',
+        manualMethod: input.payment.manual_method ?? null,
+        amountCents,
+        currency: 'usd',
+        recordedByStaffId: input.staffId,
+        createdAt: now,
+      });
       await recordAudit(tx, clock, {
         staffId: input.staffId,
         action: 'mark_paid',
         entityType: 'student',
         entityId: marked.id,
         before: { payment_at: null },
-        after: { payment_at: marked.paymentAt.toISOString(), payment_method: 'manual' },
+        after: {
+          payment_at: marked.paymentAt.toISOString(),
+          payment_method: 'manual',
+          manual_method: input.payment.manual_method ?? null,
+          amount_cents: amountCents,
+        },
       });
       return { studentId: marked.id, paymentAt: marked.paymentAt };
     }
@@ -229,9 +242,33 @@ export async function markStudentPaidManually(
  */
 export async function recordManualEnrolmentPayment(
   tx: Db,
-  input: { studentId: number; staffId: number; at: Date },
+  input: { studentId: number; staffId: number; at: Date; payment: ManualPayment; defaultPriceCents: number },
 ): Promise<void> {
-  await tx
-    .insert(payments)
-    .values({ studentId: input.studentId, method: 'manual', recordedByStaffId: input.staffId, createdAt: input.at });
+  await tx.insert(payments).values({
+    studentId: input.studentId,
+    method: 'manual',
+    manualMethod: input.payment.manual_method ?? null,
+    amountCents: await manualAmount(tx, input),
+    currency: 'usd',
+    recordedByStaffId: input.staffId,
+    createdAt: input.at,
+  });
+}
+
+/**
+ * Issue 19: what a payment taken by hand brought: nothing when the course is waived, the amount
+ * staff typed, or else the course price for the student's court.
+ */
+async function manualAmount(
+  db: Db,
+  input: { studentId: number; payment: ManualPayment; defaultPriceCents: number },
+): Promise<number> {
+  if (input.payment.manual_method === 'waived') return 0;
+  if (input.payment.amount_cents !== undefined) return input.payment.amount_cents;
+  const [row] = await db
+    .select({ courtPrice: courts.priceCents })
+    .from(students)
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(eq(students.id, input.studentId));
+  return row?.courtPrice ?? input.defaultPriceCents;
 }

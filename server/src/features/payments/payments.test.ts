@@ -136,6 +136,7 @@ const cardPayment = (
   providerPaymentId: fields.intentId,
   amountCents,
   currency: 'usd',
+  manualMethod: null,
   recordedByStaffId: null,
   createdAt: fields.at,
 });
@@ -1018,12 +1019,31 @@ describe('POST /api/admin/markPaid/{studentId} (money received another way)', ()
         method: 'manual',
         provider: null,
         providerPaymentId: null,
-        amountCents: null,
-        currency: null,
+        // Issue 19: without an amount, the course price for the student's court (the school's here).
+        amountCents: t.config.coursePriceCents,
+        currency: 'usd',
+        manualMethod: null,
         recordedByStaffId: superAdmin.id,
         createdAt: paidAt,
       },
     ]);
+  });
+
+  it('records the amount taken and how, the court’s own price by default, and a waived course as zero (issue 19)', async () => {
+    const superAdmin = await signInStaff(t, 'super_admin');
+    const court = await createCourt(t.db, { priceCents: 3995 });
+    const byCheque = await createStudent(t.db, { courtId: court.id });
+    await markPaidByStaff(byCheque.id, superAdmin.cookie, { manual_method: 'cheque' });
+    const byPhone = await createStudent(t.db);
+    await markPaidByStaff(byPhone.id, superAdmin.cookie, { manual_method: 'phone', amount_cents: 2500 });
+    const waived = await createStudent(t.db, { courtId: court.id });
+    await markPaidByStaff(waived.id, superAdmin.cookie, { manual_method: 'waived', amount_cents: 3995 });
+
+    const recorded = async (id: number) =>
+      (await paymentsOf(t.db, id)).map((row) => [row.manualMethod, row.amountCents]);
+    expect(await recorded(byCheque.id)).toEqual([['cheque', 3995]]);
+    expect(await recorded(byPhone.id)).toEqual([['phone', 2500]]);
+    expect(await recorded(waived.id)).toEqual([['waived', 0]]);
   });
 
   it('records the super_admin of the session, not a userId in the body', async () => {

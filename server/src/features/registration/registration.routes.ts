@@ -18,7 +18,13 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
     const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
     return registerStudent(
       db,
-      { clock, enrolledByStaffId: enrolledBy, schoolTimeZone: config.schoolTimeZone, ip: request.ip },
+      {
+        clock,
+        enrolledByStaffId: enrolledBy,
+        schoolTimeZone: config.schoolTimeZone,
+        ip: request.ip,
+        defaultPriceCents: config.coursePriceCents,
+      },
       body,
     );
   });

@@ -56,6 +56,8 @@ export async function registerStudent(
     schoolTimeZone: string;
     /** The caller's address, for the duplicate-probe throttle. */
     ip: string;
+    /** The school's price, for a manual enrolment's payment when no amount is given (issue 19). */
+    defaultPriceCents: number;
   },
   input: Registration,
 ): Promise<{ studentId: number }> {
@@ -104,7 +106,13 @@ export async function registerStudent(
         .values({ ...fields, enrolledByStaffId, createdAt: now, paymentAt: now })
         .returning({ id: students.id });
       if (!created) throw new Error('insert returned no row');
-      await recordManualEnrolmentPayment(tx, { studentId: created.id, staffId: enrolledByStaffId, at: now });
+      await recordManualEnrolmentPayment(tx, {
+        studentId: created.id,
+        staffId: enrolledByStaffId,
+        at: now,
+        payment: input.manual_payment ?? {},
+        defaultPriceCents: context.defaultPriceCents,
+      });
       await recordAudit(tx, clock, {
         staffId: enrolledByStaffId,
         action: 'enrol_student',

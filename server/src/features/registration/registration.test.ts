@@ -558,6 +558,25 @@ describe('registration', () => {
       expect(await auditOf(studentId)).toEqual([]);
     });
 
+    it('records the payment staff took for a manual enrolment: a voucher at its amount, a waived course at zero (issue 19)', async () => {
+      const cookie = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+      const voucher = await register(
+        { ...buildRegistration(), backdoor: true, manual_payment: { manual_method: 'voucher', amount_cents: 1500 } },
+        cookie,
+      );
+      const waived = await register(
+        { ...buildRegistration(), backdoor: true, manual_payment: { manual_method: 'waived' } },
+        cookie,
+      );
+      const recorded = async (response: LightMyRequestResponse) =>
+        (await paymentsOf(response.json<{ studentId: number }>().studentId)).map((row) => [
+          row.manualMethod,
+          row.amountCents,
+        ]);
+      expect(await recorded(voucher)).toEqual([['voucher', 1500]]);
+      expect(await recorded(waived)).toEqual([['waived', 0]]);
+    });
+
     it.each(['admin', 'super_admin'] as const)(
       'enrols the student paid when a %s sends backdoor: a manual payment, who enrolled them, and an audit entry',
       async (role) => {
@@ -582,7 +601,8 @@ describe('registration', () => {
           expect.objectContaining({
             method: 'manual',
             recordedByStaffId: member.id,
-            amountCents: null,
+            // Issue 19: the course price for the student's court unless the staff member typed another.
+            amountCents: t.config.coursePriceCents,
             providerPaymentId: null,
             createdAt: t.clock.now(),
           }),

@@ -6,6 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import {
   type AdminStudent,
+  type ManualPayment,
   FINAL_EXAM_CHAPTER,
   type AdminStudentRow,
   mayResendDelivery,
@@ -28,6 +29,12 @@ import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentExceptionsSection } from './student-exceptions-section.tsx';
 import { StudentCorrectionsSection } from './corrections-page.tsx';
 import { StudentContactSection } from './student-contact-section.tsx';
+import {
+  EMPTY_MANUAL_PAYMENT,
+  ManualPaymentFields,
+  type ManualPaymentInput,
+  toManualPayment,
+} from './manual-payment-fields.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
@@ -38,6 +45,28 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
     <div>
       <dt className="text-sm font-semibold text-slate-600">{label}</dt>
       <dd className="mt-0.5 text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** Spec 4 "Mark as paid", with how the money was taken and how much (issue 19). */
+function MarkPaidForm({ busy, onMark }: { busy: boolean; onMark: (payment: ManualPayment) => Promise<boolean> }) {
+  const { t } = useTranslation();
+  const [payment, setPayment] = useState<ManualPaymentInput>(EMPTY_MANUAL_PAYMENT);
+  const [invalid, setInvalid] = useState(false);
+  return (
+    <div className="mt-1 max-w-sm space-y-3">
+      <ManualPaymentFields value={payment} onChange={setPayment} invalid={invalid} />
+      <Button
+        disabled={busy}
+        onClick={() => {
+          const checked = toManualPayment(payment);
+          setInvalid(checked === null);
+          if (checked) void onMark(checked);
+        }}
+      >
+        {t('adminStudent.markPaid')}
+      </Button>
     </div>
   );
 }
@@ -175,17 +204,15 @@ export function StudentDetailPage() {
         <Field label={t('adminStudent.paid')}>
           {student.payment_at_formatted ??
             (isSuperAdmin ? (
-              <Button
-                disabled={busy}
-                onClick={() =>
-                  void act(
-                    () => callApi(paymentsApi.markPaidManually, { params: { studentId: id }, body: {} }),
+              <MarkPaidForm
+                busy={busy}
+                onMark={(payment) =>
+                  act(
+                    () => callApi(paymentsApi.markPaidManually, { params: { studentId: id }, body: payment }),
                     t('adminStudent.markPaidError'),
                   )
                 }
-              >
-                {t('adminStudent.markPaid')}
-              </Button>
+              />
             ) : (
               t('adminStudent.unpaid')
             ))}
@@ -311,6 +338,7 @@ export function StudentDetailPage() {
           {student.payments.map((payment) => (
             <li key={payment.created_at}>
               {formatShortDate(payment.created_at)}: {t(`adminStudent.method.${payment.method}`)}
+              {payment.manual_method ? ` (${t(`manualPayment.methods.${payment.manual_method}`)})` : ''}
               {payment.amount_cents !== null ? ` $${(payment.amount_cents / 100).toFixed(2)}` : ''}
               {payment.recorded_by ? ` (${payment.recorded_by})` : ''}
             </li>

@@ -1,8 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  EMPTY_MANUAL_PAYMENT,
+  ManualPaymentFields,
+  type ManualPaymentInput,
+  toManualPayment,
+} from './manual-payment-fields.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { type Registration, registrationApi } from '@ts/contract';
+import { type ManualPayment, type Registration, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
@@ -29,9 +35,13 @@ export function StudentSignUpPage() {
   const [error, setError] = useState<string | null>(null);
   const [enrolledId, setEnrolledId] = useState<number | null>(null);
   const queryClient = useQueryClient();
+  const [payment, setPayment] = useState<ManualPaymentInput>(EMPTY_MANUAL_PAYMENT);
+  const [paymentInvalid, setPaymentInvalid] = useState(false);
   const enrol = useMutation({
-    mutationFn: (registration: Registration) =>
-      callApi(registrationApi.register, { body: { ...registration, backdoor: true } }),
+    mutationFn: ({ registration, manualPayment }: { registration: Registration; manualPayment: ManualPayment }) =>
+      callApi(registrationApi.register, {
+        body: { ...registration, backdoor: true, manual_payment: manualPayment },
+      }),
     // The new student is in the students list from now on.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-students'] }),
   });
@@ -44,8 +54,11 @@ export function StudentSignUpPage() {
   async function submit(registration: Registration) {
     setError(null);
     setEnrolledId(null);
+    const manualPayment = toManualPayment(payment);
+    setPaymentInvalid(manualPayment === null);
+    if (!manualPayment) return;
     try {
-      const { studentId } = await enrol.mutateAsync(registration);
+      const { studentId } = await enrol.mutateAsync({ registration, manualPayment });
       setEnrolledId(studentId);
       reset({ ...EMPTY_REGISTRATION, court: firstCourt });
     } catch {
@@ -79,6 +92,8 @@ export function StudentSignUpPage() {
         className="grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2"
       >
         <RegistrationFields form={form} courts={courts.data} />
+        {/* Issue 19: the payment taken by hand, so the dashboard's revenue counts it. */}
+        <ManualPaymentFields value={payment} onChange={setPayment} invalid={paymentInvalid} />
         <RegistrationFormEnd
           courtsFailed={courts.isError}
           error={error}

@@ -329,6 +329,8 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
       zip: '94601',
       court: 9,
       backdoor: true,
+      // Issue 19: card by phone, at the court's price, unless staff say otherwise.
+      manual_payment: { manual_method: 'phone' },
     });
     const status = page.querySelector('[role=status]');
     expect(status?.textContent).toContain('Student enrolled.');

@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD COLUMN "manual_method" text;
