@@ -1,5 +1,6 @@
 import { answerQuiz, completeModulesByApi } from './course-content.ts';
 import {
+  courtIdNamed,
   E2E_ADMIN,
   expect,
   expectNoSeriousA11yViolations,
@@ -17,9 +18,7 @@ test('an admin grants a student out of attempts one more, with a reason, and the
   browser,
 }) => {
   test.setTimeout(60_000);
-  const courts = (await (await request.get('/api/public/courts')).json()) as { id: number; name: string }[];
-  const court = courts.find((listed) => listed.name === E2E_ONE_TRY_COURT.name);
-  if (!court) throw new Error('the one-try court is not listed');
+  const court = { id: await courtIdNamed(request, E2E_ONE_TRY_COURT.name) };
   const student = await registerPaidStudent(request, { court: court.id });
   await signInAsStudent(page, student);
   await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();

@@ -29,6 +29,14 @@ export function uniqueTag(): string {
   return `${String(Date.now()).slice(-7)}${String(process.pid % 1000)}${String(sequence)}`;
 }
 
+/** The id of a court the public court list names (the end-to-end server adds some, support/server.ts). */
+export async function courtIdNamed(request: APIRequestContext, name: string): Promise<number> {
+  const courts = (await (await request.get('/api/public/courts')).json()) as { id: number; name: string }[];
+  const court = courts.find((listed) => listed.name === name);
+  if (!court) throw new Error(`no court named ${name} is listed`);
+  return court.id;
+}
+
 /** Registration details unique to this test run. */
 export function newStudentDetails(): Omit<TestStudent, 'id'> {
   const tag = uniqueTag();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { answerQuiz, completeModulesByApi, passChapterByApi } from './course-content.ts';
 import {
+  courtIdNamed,
   expect,
   expectNoSeriousA11yViolations,
   fillRegistration,
@@ -377,9 +378,6 @@ test.describe('staff pages at 375 px', () => {
 });
 
 /** The strict court's id, as the registration page lists it. */
-async function strictCourtId(page: Page): Promise<number> {
-  const courts = (await (await page.request.get('/api/public/courts')).json()) as { id: number; name: string }[];
-  const court = courts.find((listed) => listed.name === E2E_STRICT_COURT.name);
-  if (!court) throw new Error('the strict court is not listed');
-  return court.id;
+function strictCourtId(page: Page): Promise<number> {
+  return courtIdNamed(page.request, E2E_STRICT_COURT.name);
 }

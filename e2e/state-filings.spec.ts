@@ -1,5 +1,6 @@
 import { completeCourseByApi } from './course-content.ts';
 import {
+  courtIdNamed,
   E2E_ADMIN,
   expect,
   expectNoSeriousA11yViolations,
@@ -18,9 +19,7 @@ test('an admin exports the state’s waiting certificates as a CSV batch and mar
   playwright,
 }) => {
   test.setTimeout(90_000);
-  const courts = (await (await request.get('/api/public/courts')).json()) as { id: number; name: string }[];
-  const court = courts.find((listed) => listed.name === E2E_STATE_REPORT_COURT.name);
-  if (!court) throw new Error('the state-report court is not listed');
+  const court = { id: await courtIdNamed(request, E2E_STATE_REPORT_COURT.name) };
   const student = await registerPaidStudent(request, { court: court.id, case_number: 'ND-2026-7781' });
   const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   await completeCourseByApi(api, student);

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AdminStudent, UpdateStudentContactSchema, US_STATES, adminStudentsApi } from '@ts/contract';
+import { type AdminStudent, UpdateStudentContactSchema, adminStudentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { StateOptions } from '../../components/state-options.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 
 /**
@@ -79,11 +80,7 @@ export function StudentContactSection({ student }: { student: AdminStudent }) {
           error={invalid === 'city' ? t('adminStudent.contact.required') : undefined}
         />
         <SelectField label={t('fields.state')} value={values.state} onChange={set('state')}>
-          {US_STATES.map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
+          <StateOptions />
         </SelectField>
         <TextField
           label={t('fields.zip')}

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Controller, useController, useWatch, type UseFormReturn } from 'react-hook-form';
+import { StateOptions } from '../../components/state-options.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { TFunction } from '../../lib/i18n.ts';
 import { z } from 'zod';
-import { type Court, DOB_PATTERN, REGISTRATION_FIELDS, RegistrationSchema, US_STATES } from '@ts/contract';
+import { type Court, DOB_PATTERN, REGISTRATION_FIELDS, RegistrationSchema } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
@@ -147,11 +148,7 @@ export function RegistrationFields({
         {...register('state')}
       >
         <option value="">{t('register.selectState')}</option>
-        {US_STATES.map(([code, name]) => (
-          <option key={code} value={code}>
-            {name}
-          </option>
-        ))}
+        <StateOptions />
       </SelectField>
       <TextField
         label={t('fields.zip')}
