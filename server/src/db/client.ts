@@ -6,6 +6,11 @@ import pg from 'pg';
 import { makePrivateDir, restrictTreeToOwner } from '../platform/private-files.ts';
 import * as schema from './schema.ts';
 
+/** Whether this database is the embedded PGlite (a plain boolean, so callers keep the Db type). */
+export function runsOnPglite(db: Db): boolean {
+  return db instanceof PgliteDatabase;
+}
+
 /** Drizzle over either driver: the same queries run on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
