@@ -101,6 +101,8 @@ test('a student asks for a last-name correction, an admin approves it, the stude
   await expect(admin).toHaveURL(/\/admin$/);
   await admin.goto('/admin/corrections');
   const request_ = admin.getByRole('listitem').filter({ hasText: student.last_name });
+  await expect(request_.getByRole('button', { name: 'Approve and reissue' })).toBeVisible();
+  await expectNoSeriousA11yViolations(admin);
   await request_.getByRole('button', { name: 'Approve and reissue' }).click();
   await expect(admin.getByText('No request here.')).toBeVisible();
   await staff.close();
