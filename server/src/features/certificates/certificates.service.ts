@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
+import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
@@ -46,36 +46,6 @@ const isoToUs = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.s
 
 /** The next number of the year's gap-free sequence; the row lock serialises concurrent issues. */
 /**
- * Gives a just-inserted certificate its gap-free number (decision 010) in one statement: the
- * year's counter advanced and the number written to the row and its snapshot. Called as the
- * transaction's last statement, so the counter row, which every issue of the year waits on, is
- * held only until the commit (issue 15: taken first, it was held through every later statement
- * and the event-loop turns between them, and final passes queued on it).
- */
-async function assignNumber(tx: Db, certificateId: number, year: number): Promise<string> {
-  const [row] = await selectRawRows<{ number: string }>(
-    tx,
-    sql`
-    with advanced as (
-      insert into ${certificateCounters} (year, last_value) values (${year}, 1)
-      on conflict (year) do update set last_value = ${certificateCounters}.last_value + 1
-      returning last_value
-    ), formatted as (
-      -- The number's one format: TS-<year>-<the counter, padded to at least six digits>.
-      select 'TS-' || ${String(year)} || '-' || repeat('0', greatest(0, 6 - length(last_value::text))) || last_value::text as number
-      from advanced
-    )
-    update ${certificates}
-    set number = formatted.number, snapshot = jsonb_set(${certificates}.snapshot, '{number}', to_jsonb(formatted.number))
-    from formatted
-    where ${certificates}.id = ${certificateId}
-    returning ${certificates}.number`,
-  );
-  if (!row) throw new Error('certificate counter did not advance');
-  return row.number;
-}
-
-/**
  * Issues a certificate: a number, an immutable snapshot of what it certifies, and (unless told
  * not to) one delivery per recipient, the student and the court clerk. The PDF is rendered from
  * the snapshot later (ensureCertificatePdf), outside the caller's transaction: a final pass
@@ -96,19 +66,26 @@ export async function issueCertificate(
     replaces?: { id: number; number: string };
   },
 ): Promise<{ id: number; created: boolean; number: string }> {
-  if (input.source === 'completion') {
-    const [existing] = await tx
-      .select({ id: certificates.id, number: certificates.number })
-      .from(certificates)
-      .where(and(eq(certificates.studentId, input.studentId), eq(certificates.source, 'completion')));
-    if (existing) return { id: existing.id, created: false, number: existing.number };
-  }
+  // The student, their court, and the enrolment's completion certificate if it exists: one read.
   const [student] = await tx
-    .select({ student: students, courtName: courts.name, courtEmail: courts.email })
+    .select({
+      student: students,
+      courtName: courts.name,
+      courtEmail: courts.email,
+      completionCertificate: sql<{
+        id: number;
+        number: string;
+      } | null>`(select json_build_object('id', c.id, 'number', c.number)
+        from ${certificates} c where c.student_id = ${students.id} and c.source = 'completion')`.mapWith(
+        (value: unknown) => parseJsonColumn(value) as { id: number; number: string } | null,
+      ),
+    })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(eq(students.id, input.studentId));
   if (!student) throw notFound('No such student.');
+  const existing = input.source === 'completion' ? student.completionCertificate : null;
+  if (existing) return { id: existing.id, created: false, number: existing.number };
   const now = context.clock.now();
   const issuedOn = localDate(now, context.config.schoolTimeZone);
   // Decision 012: the enrolment's profile decides who receives it and how long it is kept.
@@ -117,10 +94,10 @@ export async function issueCertificate(
     version: student.student.rulesProfileVersion,
   });
   const { routing, retentionYears } = profile.rules.certificate;
-  // Unique until assignNumber replaces it at the end of this transaction; never seen outside it.
-  const provisional = `pending-${randomUUID()}`;
+  const year = Number(issuedOn.slice(0, 4));
   const snapshot: CertificateSnapshot = {
-    number: provisional,
+    // Written by the statement that takes the number (below).
+    number: '',
     studentName: `${student.student.firstName} ${student.student.lastName}`,
     dlNumber: student.student.dlNumber,
     dateOfBirth: isoToUs(student.student.dob),
@@ -132,44 +109,47 @@ export async function issueCertificate(
     ...(input.replaces ? { replaces: input.replaces.number } : {}),
     issuedAt: now.toISOString(),
   };
-  const [row] = await tx
-    .insert(certificates)
-    .values({
-      number: provisional,
-      studentId: input.studentId,
-      source: input.source,
-      issuedByStaffId: input.staffId ?? null,
-      completionDate: input.completionDate,
-      snapshot,
-      rulesProfileId: profile.id,
-      rulesProfileVersion: profile.version,
-      routing,
-      retainUntil: addYears(issuedOn, retentionYears),
-      issuedAt: now,
-      replacesId: input.replaces?.id ?? null,
-    })
-    .returning({ id: certificates.id });
+  const recipients = input.email
+    ? [
+        { recipient: 'student', email: student.student.email },
+        // Only student_and_court emails the court; held_for_state_report waits for the state's report.
+        ...(student.courtEmail && routing === 'student_and_court'
+          ? [{ recipient: 'court', email: student.courtEmail }]
+          : []),
+      ]
+    : [];
+  // Last, in one statement (issue 15: each statement is a round trip): the year's gap-free number
+  // (decision 010), the certificate with it, and its deliveries. Taken last, the counter row every
+  // issue of the year waits on is held only until the commit.
+  const [row] = await selectRawRows<{ id: number; number: string }>(
+    tx,
+    sql`with advanced as (
+      insert into ${certificateCounters} (year, last_value) values (${year}, 1)
+      on conflict (year) do update set last_value = ${certificateCounters}.last_value + 1
+      returning last_value
+    ), numbered as (
+      -- The number's one format: TS-<year>-<the counter, padded to at least six digits>.
+      select 'TS-' || ${String(year)}::text || '-' || repeat('0', greatest(0, 6 - length(last_value::text))) || last_value::text as number
+      from advanced
+    ), inserted as (
+      insert into ${certificates} (number, student_id, source, issued_by_staff_id, completion_date, snapshot,
+        rules_profile_id, rules_profile_version, routing, retain_until, ${sql.identifier(certificates.issuedAt.name)}, replaces_id)
+      select numbered.number, ${input.studentId}::int, ${input.source}::text, ${input.staffId ?? null}::int,
+        ${input.completionDate}::date, jsonb_set(${JSON.stringify(snapshot)}::jsonb, '{number}', to_jsonb(numbered.number)),
+        ${profile.id}::text, ${profile.version}::int, ${routing}::text, ${addYears(issuedOn, retentionYears)}::date,
+        ${now.toISOString()}::timestamptz, ${input.replaces?.id ?? null}::int
+      from numbered
+      returning id, number
+    ), delivered as (
+      insert into ${certificateDeliveries} (certificate_id, recipient, email, status, next_attempt_at, queued_at)
+      select inserted.id, r.recipient, r.email, 'queued', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      from inserted, jsonb_to_recordset(${JSON.stringify(recipients)}::jsonb) as r(recipient text, email text)
+      returning id
+    )
+    select id, number from inserted`,
+  );
   if (!row) throw new Error('certificate was not saved');
-  if (input.email) {
-    const recipients = [
-      { recipient: 'student' as const, email: student.student.email },
-      // Only student_and_court emails the court; held_for_state_report waits for the state's report.
-      ...(student.courtEmail && routing === 'student_and_court'
-        ? [{ recipient: 'court' as const, email: student.courtEmail }]
-        : []),
-    ];
-    await tx.insert(certificateDeliveries).values(
-      recipients.map((r) => ({
-        ...r,
-        certificateId: row.id,
-        status: 'queued' as const,
-        nextAttemptAt: now,
-        queuedAt: now,
-      })),
-    );
-  }
-  // Last, for the counter row's sake (assignNumber); only an admin's issue is audited after it.
-  const number = await assignNumber(tx, row.id, Number(issuedOn.slice(0, 4)));
+  const { number } = row;
   if (input.source === 'admin' && input.staffId !== undefined) {
     await recordAudit(tx, context.clock, {
       staffId: input.staffId,
