@@ -11,7 +11,7 @@ import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../..
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { maskName, parseCompletionDate } from './certificate-dates.ts';
+import { isoToUs, maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { findStateFilingDates } from './state-filings.service.ts';
@@ -41,8 +41,6 @@ export interface IssueContext {
   clock: Clock;
   config: Config;
 }
-
-const isoToUs = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 /** The next number of the year's gap-free sequence; the row lock serialises concurrent issues. */
 /**

@@ -7,6 +7,7 @@ import { certificateCorrections, certificateDeliveries, certificates, courts, st
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { isoToUs } from './certificate-dates.ts';
 import { issueCertificate } from './certificates.service.ts';
 import { REPLACED } from './deliveries.service.ts';
 
@@ -18,21 +19,19 @@ import { REPLACED } from './deliveries.service.ts';
  * student reads. Every decision is audited with the value before and after.
  */
 
-/** The student's column each correctable field is stored in. */
-const COLUMNS = {
-  first_name: students.firstName,
-  last_name: students.lastName,
-  dob: students.dob,
-  dl_number: students.dlNumber,
-  case_number: students.caseNumber,
-} as const satisfies Record<CorrectionField, unknown>;
+/** The students row's property each correctable field is stored in. */
+const PROPERTY = {
+  first_name: 'firstName',
+  last_name: 'lastName',
+  dob: 'dob',
+  dl_number: 'dlNumber',
+  case_number: 'caseNumber',
+} as const satisfies Record<CorrectionField, keyof typeof students.$inferSelect>;
 
 /** A stored value as the student reads and types it (the date of birth as MM/DD/YYYY). */
 function displayed(field: CorrectionField, stored: string | null): string {
   if (stored === null) return '';
-  if (field !== 'dob') return stored;
-  const [year, month, day] = stored.split('-');
-  return `${month ?? ''}/${day ?? ''}/${year ?? ''}`;
+  return field === 'dob' ? isoToUs(stored) : stored;
 }
 
 function correctionsQuery(db: Db) {
@@ -75,15 +74,13 @@ async function getCorrection(db: Db, id: number): Promise<Correction> {
   return present(row);
 }
 
-/** The student's current certificate: the newest not superseded. */
-async function findCurrentCertificate(db: Db, studentId: number) {
-  const [current] = await db
+/** The student's certificates not superseded, newest first: the first is the one a correction names. */
+function currentCertificatesQuery(db: Db, studentId: number) {
+  return db
     .select({ id: certificates.id, number: certificates.number, completionDate: certificates.completionDate })
     .from(certificates)
     .where(and(eq(certificates.studentId, studentId), isNull(certificates.supersededAt)))
-    .orderBy(desc(certificates.issuedAt), desc(certificates.id))
-    .limit(1);
-  return current;
+    .orderBy(desc(certificates.issuedAt), desc(certificates.id));
 }
 
 /** A student asks for one detail to be corrected; refused while another request waits, or before any certificate. */
@@ -92,11 +89,11 @@ export async function requestCorrection(
   clock: Clock,
   input: { studentId: number; field: CorrectionField; value: string; reason: string },
 ): Promise<Correction> {
-  if (!(await findCurrentCertificate(db, input.studentId))) {
+  if ((await currentCertificatesQuery(db, input.studentId).limit(1)).length === 0) {
     throw new AppError('COURSE_NOT_COMPLETE', 'There is no certificate to correct yet.');
   }
   const [student] = await db
-    .select({ stored: COLUMNS[input.field] })
+    .select({ stored: students[PROPERTY[input.field]] })
     .from(students)
     .where(eq(students.id, input.studentId));
   if (!student) throw notFound('No such student.');
@@ -175,12 +172,7 @@ export async function approveCorrection(
       const correction = await lockPending(tx, input.id, input.courtId);
       // Every certificate of the student still current (a staff-issued one too) is replaced: none
       // may stay valid with the uncorrected detail. The newest is the one the correction names.
-      const currents = await tx
-        .select({ id: certificates.id, number: certificates.number, completionDate: certificates.completionDate })
-        .from(certificates)
-        .where(and(eq(certificates.studentId, correction.studentId), isNull(certificates.supersededAt)))
-        .orderBy(desc(certificates.issuedAt), desc(certificates.id))
-        .for('update');
+      const currents = await currentCertificatesQuery(tx, correction.studentId).for('update');
       const [current] = currents;
       if (!current) throw new AppError('COURSE_NOT_COMPLETE', 'There is no certificate to correct.');
       const stored = correction.field === 'dob' ? parseDateOfBirth(correction.value) : correction.value;
@@ -188,7 +180,7 @@ export async function approveCorrection(
       if (stored === null) throw new Error('a requested date of birth no longer parses');
       await tx
         .update(students)
-        .set({ [fieldKey(correction.field)]: stored })
+        .set({ [PROPERTY[correction.field]]: stored })
         .where(eq(students.id, correction.studentId));
       const now = context.clock.now();
       const replacedIds = currents.map((certificate) => certificate.id);
@@ -234,19 +226,6 @@ export async function approveCorrection(
     throw error;
   }
   return getCorrection(db, input.id);
-}
-
-/** The students table's property for a field (drizzle sets by property name). */
-function fieldKey(field: CorrectionField): 'firstName' | 'lastName' | 'dob' | 'dlNumber' | 'caseNumber' {
-  return (
-    {
-      first_name: 'firstName',
-      last_name: 'lastName',
-      dob: 'dob',
-      dl_number: 'dlNumber',
-      case_number: 'caseNumber',
-    } as const
-  )[field];
 }
 
 /** Rejects a request with a note the student reads; audited. */

@@ -15,6 +15,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { getPinnedProfile } from '../rules/rules.service.ts';
+import { isoToUs } from './certificate-dates.ts';
 
 /**
  * Issue 17 (decision 024): the state filing path of certificates a profile holds for the
@@ -72,7 +73,6 @@ async function toRows(
     }
   }
   return held.map((row) => {
-    const [year, month, day] = row.dob.split('-');
     return {
       certificate_id: row.certificateId,
       certificate_number: row.number,
@@ -81,7 +81,7 @@ async function toRows(
       licence_state: row.licenceState,
       last_name: row.lastName,
       first_name: row.firstName,
-      date_of_birth: `${month ?? ''}/${day ?? ''}/${year ?? ''}`,
+      date_of_birth: isoToUs(row.dob),
       court: row.court,
       case_number: row.caseNumber ?? '',
       completion_date: row.completionDate,

@@ -196,13 +196,13 @@ export async function markStudentPaidManually(
 ): Promise<{ studentId: number; paymentAt: Date }> {
   return db.transaction(async (tx) => {
     const now = clock.now();
-    const amountCents = await manualAmount(tx, input);
     const [marked] = await tx
       .update(students)
       .set({ paymentAt: now })
       .where(and(eq(students.id, input.studentId), isNull(students.archivedAt), isNull(students.paymentAt)))
       .returning({ id: students.id, paymentAt: students.paymentAt });
     if (marked?.paymentAt) {
+      const amountCents = await manualAmount(tx, input);
       await tx.insert(payments).values({
         studentId: marked.id,
         method: 'manual',

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { createVersionedCopies } from '../../db/versioned-copies.ts';
 import { moduleCompletions, students } from '../../db/schema.ts';
 import { jsonIdsColumn, OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
 import { completedChapterIdsColumn } from './chapter-order.ts';
@@ -36,7 +37,7 @@ export interface StudentProgress {
 
 /** Enough for every student studying at once on a busy day; the least recently used go first. */
 const PROGRESS_COPIES = 20_000;
-const progressCopies = new WeakMap<Db, Map<number, StudentProgress>>();
+const progressCopies = createVersionedCopies<StudentProgress>(PROGRESS_COPIES);
 
 /**
  * The student's completed modules and chapters, from this instance's copy when it is as new as
@@ -50,18 +51,8 @@ export async function getStudentProgress(
   student: { studentId: number; progressVersion: number },
 ): Promise<StudentProgress> {
   if (db instanceof PgTransaction) throw new Error('getStudentProgress takes the database, not a transaction');
-  let copies = progressCopies.get(db);
-  if (!copies) {
-    copies = new Map();
-    progressCopies.set(db, copies);
-  }
-  const held = copies.get(student.studentId);
-  if (held && held.version >= student.progressVersion) {
-    // Used again: to the back of the eviction order.
-    copies.delete(student.studentId);
-    copies.set(student.studentId, held);
-    return held;
-  }
+  const held = progressCopies.fresh(db, student.studentId, student.progressVersion);
+  if (held) return held;
   const [row] = await prepareOnce(db, 'read_student_progress', (database) =>
     database
       .select({
@@ -79,12 +70,6 @@ export async function getStudentProgress(
     moduleIds: new Set(row?.moduleIds ?? []),
     chapterIds: row?.chapterIds ?? [],
   };
-  const current = copies.get(student.studentId);
-  if (!current || current.version <= fresh.version) {
-    copies.delete(student.studentId);
-    copies.set(student.studentId, fresh);
-    const oldest = copies.keys().next();
-    if (copies.size > PROGRESS_COPIES && !oldest.done) copies.delete(oldest.value);
-  }
+  progressCopies.keep(db, student.studentId, fresh);
   return fresh;
 }

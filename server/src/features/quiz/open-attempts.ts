@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { createVersionedCopies } from '../../db/versioned-copies.ts';
 import { quizAttempts, students } from '../../db/schema.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 
@@ -17,8 +18,7 @@ interface OpenAttemptsCopy {
 }
 
 /** As many students as the progress copies hold (decision 019); the least recently used go first. */
-const COPIES = 20_000;
-const copiesByDb = new WeakMap<Db, Map<number, OpenAttemptsCopy>>();
+const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
 
 /**
  * A student's unsubmitted attempt at a quiz, from this instance's copy when it is as new as the
@@ -33,17 +33,8 @@ export async function findFreshOpenAttempt(
   chapterId: number,
 ): Promise<OpenAttempt | undefined> {
   if (db instanceof PgTransaction) throw new Error('findFreshOpenAttempt takes the database, not a transaction');
-  let copies = copiesByDb.get(db);
-  if (!copies) {
-    copies = new Map();
-    copiesByDb.set(db, copies);
-  }
-  const held = copies.get(student.studentId);
-  if (held && held.version >= student.progressVersion) {
-    copies.delete(student.studentId);
-    copies.set(student.studentId, held);
-    return held.byChapter.get(chapterId);
-  }
+  const held = copies.fresh(db, student.studentId, student.progressVersion);
+  if (held) return held.byChapter.get(chapterId);
   const [row] = await prepareOnce(db, 'read_open_attempts', (database) =>
     database
       .select({
@@ -63,12 +54,6 @@ export async function findFreshOpenAttempt(
   // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
   const byChapter = new Map((row?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
   const fresh: OpenAttemptsCopy = { version: row?.version ?? student.progressVersion, byChapter };
-  const current = copies.get(student.studentId);
-  if (!current || current.version <= fresh.version) {
-    copies.delete(student.studentId);
-    copies.set(student.studentId, fresh);
-    const oldest = copies.keys().next();
-    if (copies.size > COPIES && !oldest.done) copies.delete(oldest.value);
-  }
+  copies.keep(db, student.studentId, fresh);
   return byChapter.get(chapterId);
 }

@@ -277,23 +277,20 @@ export async function resetStudentCourse(
     if (!used) throw forbidden('This reset link is not valid any more. Please register again.');
     // Issue 19: every detail of the registration that follows must be free once this enrolment is
     // archived; otherwise nothing changes (this transaction, the token's use included, rolls back).
-    const [other] = await tx
-      .select({ id: students.id, email: students.email })
-      .from(students)
-      .where(
-        and(
-          isNull(students.archivedAt),
-          ne(students.id, input.studentId),
-          or(
-            used.email === null ? undefined : eq(students.email, used.email),
-            used.dlNumber === null ? undefined : eq(students.dlNumber, used.dlNumber),
-          ),
-        ),
-      )
-      .limit(1);
-    if (other && (used.email !== null || used.dlNumber !== null)) {
-      throw duplicateAccount(other.id, undefined, other.email === used.email ? 'email' : 'dl_number');
-    }
+    // (A token from before the check was added names neither detail; it expires within 30 minutes.)
+    const held = [
+      used.email === null ? undefined : eq(students.email, used.email),
+      used.dlNumber === null ? undefined : eq(students.dlNumber, used.dlNumber),
+    ].filter((condition) => condition !== undefined);
+    const [other] =
+      held.length === 0
+        ? []
+        : await tx
+            .select({ id: students.id, email: students.email })
+            .from(students)
+            .where(and(isNull(students.archivedAt), ne(students.id, input.studentId), or(...held)))
+            .limit(1);
+    if (other) throw duplicateAccount(other.id, undefined, other.email === used.email ? 'email' : 'dl_number');
     const [archived] = await tx
       .update(students)
       .set({ archivedAt: now, archiveReason: 'replaced_by_new_registration' })
