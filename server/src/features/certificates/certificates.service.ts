@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -42,30 +42,16 @@ export interface IssueContext {
   config: Config;
 }
 
-/** The next number of the year's gap-free sequence; the row lock serialises concurrent issues. */
-/**
- * Issues a certificate: a number, an immutable snapshot of what it certifies, and (unless told
- * not to) one delivery per recipient, the student and the court clerk. The PDF is rendered from
- * the snapshot later (ensureCertificatePdf), outside the caller's transaction: a final pass
- * grades in milliseconds and the delivery worker or the first download renders it.
- * For a completion it is idempotent: the enrolment's completion certificate is issued once,
- * whatever the number of calls. Runs inside the caller's transaction.
- */
-export async function issueCertificate(
-  tx: Db,
-  context: IssueContext,
-  input: {
-    studentId: number;
-    source: 'completion' | 'admin' | 'correction';
-    completionDate: string;
-    staffId?: number;
-    email: boolean;
-    /** A correction's reissue (issue 18): the certificate it replaces, printed as such. */
-    replaces?: { id: number; number: string };
-  },
-): Promise<{ id: number; created: boolean; number: string }> {
-  // The student, their court, and the enrolment's completion certificate if it exists: one read.
-  const [student] = await tx
+/** What a certificate certifies, read in one query: the student, their court, and the enrolment's completion certificate if it exists. */
+export interface CertificateSubject {
+  student: typeof students.$inferSelect;
+  courtName: string;
+  courtEmail: string | null;
+  completionCertificate: { id: number; number: string } | null;
+}
+
+export async function readCertificateSubject(db: Db, studentId: number): Promise<CertificateSubject | undefined> {
+  const [subject] = await db
     .select({
       student: students,
       courtName: courts.name,
@@ -80,49 +66,72 @@ export async function issueCertificate(
     })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
-    .where(eq(students.id, input.studentId));
-  if (!student) throw notFound('No such student.');
-  const existing = input.source === 'completion' ? student.completionCertificate : null;
-  if (existing) return { id: existing.id, created: false, number: existing.number };
+    .where(eq(students.id, studentId));
+  return subject;
+}
+
+export interface CertificateToIssue {
+  studentId: number;
+  source: 'completion' | 'admin' | 'correction';
+  completionDate: string;
+  staffId?: number;
+  email: boolean;
+  /** A correction's reissue (issue 18): the certificate it replaces, printed as such. */
+  replaces?: { id: number; number: string };
+}
+
+/**
+ * The statements that issue a certificate, as common table expressions to run inside one
+ * statement (issue 15: each statement is a round trip): the year's gap-free number (decision
+ * 010), the certificate with it and its immutable snapshot, and one delivery per recipient (the
+ * student and, when the profile routes it there, the court). They run only for the rows of
+ * `gate` (a query: one row to issue, none not to), so the counter never advances without a
+ * certificate; a completion's only when the enrolment has none yet. `inserted` answers the new
+ * certificate's id and number. The counter row every
+ * issue of the year waits on is held until the statement's transaction commits: whoever runs
+ * these makes them the transaction's last statement.
+ */
+export async function certificateIssueSteps(
+  db: Db,
+  context: IssueContext,
+  subject: CertificateSubject,
+  input: CertificateToIssue,
+  gate: SQL,
+): Promise<SQL> {
+  const { student } = subject;
   const now = context.clock.now();
   const issuedOn = localDate(now, context.config.schoolTimeZone);
   // Decision 012: the enrolment's profile decides who receives it and how long it is kept.
-  const profile = await getPinnedProfile(tx, {
-    id: student.student.rulesProfileId,
-    version: student.student.rulesProfileVersion,
-  });
+  const profile = await getPinnedProfile(db, { id: student.rulesProfileId, version: student.rulesProfileVersion });
   const { routing, retentionYears } = profile.rules.certificate;
   const year = Number(issuedOn.slice(0, 4));
   const snapshot: CertificateSnapshot = {
     // Written by the statement that takes the number (below).
     number: '',
-    studentName: `${student.student.firstName} ${student.student.lastName}`,
-    dlNumber: student.student.dlNumber,
-    dateOfBirth: isoToUs(student.student.dob),
-    courtName: student.courtName,
+    studentName: `${student.firstName} ${student.lastName}`,
+    dlNumber: student.dlNumber,
+    dateOfBirth: isoToUs(student.dob),
+    courtName: subject.courtName,
     courseName: COURSE_NAME,
     completionDate: input.completionDate,
     rulesProfile: describeRulesProfile(profile),
-    ...(student.student.caseNumber ? { caseNumber: student.student.caseNumber } : {}),
+    ...(student.caseNumber ? { caseNumber: student.caseNumber } : {}),
     ...(input.replaces ? { replaces: input.replaces.number } : {}),
     issuedAt: now.toISOString(),
   };
   const recipients = input.email
     ? [
-        { recipient: 'student', email: student.student.email },
+        { recipient: 'student', email: student.email },
         // Only student_and_court emails the court; held_for_state_report waits for the state's report.
-        ...(student.courtEmail && routing === 'student_and_court'
-          ? [{ recipient: 'court', email: student.courtEmail }]
+        ...(subject.courtEmail && routing === 'student_and_court'
+          ? [{ recipient: 'court', email: subject.courtEmail }]
           : []),
       ]
     : [];
-  // Last, in one statement (issue 15: each statement is a round trip): the year's gap-free number
-  // (decision 010), the certificate with it, and its deliveries. Taken last, the counter row every
-  // issue of the year waits on is held only until the commit.
-  const [row] = await selectRawRows<{ id: number; number: string }>(
-    tx,
-    sql`with advanced as (
-      insert into ${certificateCounters} (year, last_value) values (${year}, 1)
+  return sql`advanced as (
+      insert into ${certificateCounters} (year, last_value) select ${year}::int, 1 from (${gate}) as gate
+      where ${input.source}::text <> 'completion' or not exists (
+        select 1 from ${certificates} where student_id = ${input.studentId}::int and source = 'completion')
       on conflict (year) do update set last_value = ${certificateCounters}.last_value + 1
       returning last_value
     ), numbered as (
@@ -143,8 +152,31 @@ export async function issueCertificate(
       select inserted.id, r.recipient, r.email, 'queued', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from inserted, jsonb_to_recordset(${JSON.stringify(recipients)}::jsonb) as r(recipient text, email text)
       returning id
-    )
-    select id, number from inserted`,
+    )`;
+}
+
+/**
+ * Issues a certificate: a number, an immutable snapshot of what it certifies, and (unless told
+ * not to) one delivery per recipient, the student and the court clerk. The PDF is rendered from
+ * the snapshot later (ensureCertificatePdf), outside the caller's transaction: a final pass
+ * grades in milliseconds and the delivery worker or the first download renders it.
+ * For a completion it is idempotent: the enrolment's completion certificate is issued once,
+ * whatever the number of calls. Runs inside the caller's transaction, as its last statement
+ * (but for an admin's audit row).
+ */
+export async function issueCertificate(
+  tx: Db,
+  context: IssueContext,
+  input: CertificateToIssue,
+): Promise<{ id: number; created: boolean; number: string }> {
+  const subject = await readCertificateSubject(tx, input.studentId);
+  if (!subject) throw notFound('No such student.');
+  const existing = input.source === 'completion' ? subject.completionCertificate : null;
+  if (existing) return { id: existing.id, created: false, number: existing.number };
+  const steps = await certificateIssueSteps(tx, context, subject, input, sql`select 1`);
+  const [row] = await selectRawRows<{ id: number; number: string }>(
+    tx,
+    sql`with ${steps} select id, number from inserted`,
   );
   if (!row) throw new Error('certificate was not saved');
   const { number } = row;

@@ -302,6 +302,70 @@ describe('certificates', () => {
       ]);
     });
 
+    /** A student with chapters 1-4 recorded and the final drawn, with answers that pass it. */
+    async function finalReadyToPass(student: CourseStudent) {
+      for (const chapter of [1, 2, 3, 4]) await recordChapterPassed(t.db, student.id, chapter, t.clock.now());
+      const quiz = (await student.client.get(`/api/quiz/finalExamQuestions/${String(student.id)}`)).json<Quiz>();
+      return {
+        studentId: student.id,
+        chapter: 6,
+        attemptId: quiz.attemptId,
+        questions: await answersFor(t.db, quiz, 20),
+      };
+    }
+
+    /** This year's certificate counter (made, at 0, if no certificate was issued this year yet). */
+    const yearCounter = async () => {
+      const year = Number(localDate(t.clock.now(), t.config.schoolTimeZone).slice(0, 4));
+      await t.db.insert(certificateCounters).values({ year, lastValue: 0 }).onConflictDoNothing();
+      const [counter] = await t.db.select().from(certificateCounters).where(eq(certificateCounters.year, year));
+      if (!counter) throw new Error('no counter');
+      return counter;
+    };
+
+    it('grades a final pass, completes the course and issues its certificate all or nothing: when the number cannot be taken the attempt stays open to submit again', async () => {
+      const student = await createCourseStudent(t);
+      const submission = await finalReadyToPass(student);
+      const counter = await yearCounter();
+      // The counter at the largest value its column holds: taking the next number fails.
+      await t.db
+        .update(certificateCounters)
+        .set({ lastValue: 2_147_483_647 })
+        .where(eq(certificateCounters.year, counter.year));
+      try {
+        const failed = await student.client.post('/api/quiz/score', submission);
+        expect(failed.statusCode).toBe(500);
+        const [unchanged] = await t.db.select().from(students).where(eq(students.id, student.id));
+        expect(unchanged?.completedAt).toBeNull();
+        expect(await certificatesOf(t.db, student.id)).toEqual([]);
+        expect((await student.client.get(`/api/students/${String(student.id)}/completedChapters`)).json()).toEqual([
+          1, 2, 3, 4,
+        ]);
+      } finally {
+        await t.db
+          .update(certificateCounters)
+          .set({ lastValue: counter.lastValue })
+          .where(eq(certificateCounters.year, counter.year));
+      }
+      const retried = await student.client.post('/api/quiz/score', submission);
+      expect(retried.json()).toMatchObject({ status: 'PASS' });
+      expect(sequenceOf((await onlyCertificateOf(t.db, student.id)).number)).toBe(counter.lastValue + 1);
+    });
+
+    it('takes no number for a final passed by an enrolment that already holds its completion certificate', async () => {
+      const student = await createCourseStudent(t);
+      const submission = await finalReadyToPass(student);
+      await recordCourseCompletion(t, student.id);
+      const held = await onlyCertificateOf(t.db, student.id);
+      const counter = await yearCounter();
+
+      const passed = await student.client.post('/api/quiz/score', submission);
+
+      expect(passed.json()).toMatchObject({ status: 'PASS' });
+      expect((await onlyCertificateOf(t.db, student.id)).id).toBe(held.id);
+      expect((await yearCounter()).lastValue).toBe(counter.lastValue);
+    });
+
     it('consumes no number when issuing fails: an unknown student, or a transaction rolled back after the number was taken', async () => {
       const before = await completedStudent();
       const superAdmin = await signedInStaff(t, 'super_admin');

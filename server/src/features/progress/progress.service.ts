@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
@@ -6,7 +6,12 @@ import { chapterCompletions, moduleCompletions, students } from '../../db/schema
 import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
 import { localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import { type IssueContext, issueCertificate } from '../certificates/certificates.service.ts';
+import {
+  type CertificateSubject,
+  certificateIssueSteps,
+  type IssueContext,
+  issueCertificate,
+} from '../certificates/certificates.service.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
@@ -61,6 +66,52 @@ export async function getQuizStatus(db: Db, input: { studentId: number; chapterI
   const latest = await findLatestSubmittedAttempt(db, input);
   const complete = completion !== undefined;
   return { complete, status: complete ? 'PASS' : latest ? (latest.passed ? 'PASS' : 'FAIL') : null };
+}
+
+/**
+ * What a pass adds to the statement that grades it (the quiz's saveGradedAttempt, issue 15: each
+ * statement is a round trip): the chapter's completion through the attempt in `graded` (a step
+ * of that statement answering the graded attempt's id, none when the attempt was already
+ * submitted), and for the final (`certificate`: the student as read for it) the course's
+ * completion and its certificate, issued once. Either all of it happens with the grade or none.
+ */
+export async function chapterPassSteps(
+  db: Db,
+  context: IssueContext,
+  input: { studentId: number; chapterId: number; certificate?: CertificateSubject | undefined },
+): Promise<SQL[]> {
+  const now = context.clock.now().toISOString();
+  const steps = [
+    sql`completed as (
+      insert into ${chapterCompletions} (student_id, chapter_id, attempt_id, ${sql.identifier(chapterCompletions.completedAt.name)})
+      select ${input.studentId}::int, ${input.chapterId}::int, graded.id, ${now}::timestamptz from graded
+      on conflict do nothing
+    )`,
+  ];
+  const subject = input.certificate;
+  if (input.chapterId !== FINAL_EXAM_CHAPTER || !subject) return steps;
+  // Set once: the course's completion keeps its first moment, and the certificate its date.
+  const completedAt = subject.student.completedAt ?? context.clock.now();
+  steps.push(sql`finished as (
+      update ${students} set completed_at = coalesce(completed_at, ${now}::timestamptz)
+      from graded where ${students.id} = ${input.studentId}::int
+      returning 1
+    )`);
+  steps.push(
+    await certificateIssueSteps(
+      db,
+      context,
+      subject,
+      {
+        studentId: input.studentId,
+        source: 'completion',
+        completionDate: localDate(completedAt, context.config.schoolTimeZone),
+        email: true,
+      },
+      sql`select 1 from finished`,
+    ),
+  );
+  return steps;
 }
 
 /**

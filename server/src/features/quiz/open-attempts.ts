@@ -6,10 +6,10 @@ import { createVersionedCopies } from '../../db/versioned-copies.ts';
 import { quizAttempts, students } from '../../db/schema.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 
-/** What showing an unsubmitted attempt again needs of it. */
+/** What showing an unsubmitted attempt again, or grading it, needs of it. */
 export type OpenAttempt = Pick<
   typeof quizAttempts.$inferSelect,
-  'id' | 'studentId' | 'chapterId' | 'questionIds' | 'answerOrder'
+  'id' | 'studentId' | 'chapterId' | 'questionIds' | 'answerOrder' | 'rulesProfileId' | 'rulesProfileVersion'
 >;
 
 interface OpenAttemptsCopy {
@@ -24,7 +24,8 @@ const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
  * A student's unsubmitted attempt at a quiz, from this instance's copy when it is as new as the
  * progress version the session lookup read (issue 15): a trigger raises that version whenever an
  * attempt is drawn or graded (migration 0014), whoever writes, so a reload of an open quiz needs
- * no query of its own on any instance. Otherwise one query reads the student's open attempts.
+ * no query of its own on any instance, nor does grading it. Otherwise one query reads the student's
+ * open attempts.
  * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).
  */
 export async function findFreshOpenAttempt(
@@ -41,7 +42,9 @@ export async function findFreshOpenAttempt(
         version: students.progressVersion,
         open: sql<OpenAttempt[] | null>`(select json_agg(json_build_object(
             'id', ${quizAttempts.id}, 'studentId', ${quizAttempts.studentId}, 'chapterId', ${quizAttempts.chapterId},
-            'questionIds', ${quizAttempts.questionIds}, 'answerOrder', ${quizAttempts.answerOrder}) order by ${quizAttempts.id})
+            'questionIds', ${quizAttempts.questionIds}, 'answerOrder', ${quizAttempts.answerOrder},
+            'rulesProfileId', ${quizAttempts.rulesProfileId}, 'rulesProfileVersion', ${quizAttempts.rulesProfileVersion})
+            order by ${quizAttempts.id})
           from ${quizAttempts}
           where ${quizAttempts.studentId} = ${OUTER_STUDENT_ID} and ${quizAttempts.submittedAt} is null)`.mapWith(
           (value) => parseJsonColumn(value) as OpenAttempt[] | null,

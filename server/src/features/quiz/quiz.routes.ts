@@ -41,6 +41,7 @@ export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: 
     assertOwnRecord(auth, body.studentId);
     return gradeQuizAttempt(db, context, {
       studentId: auth.studentId,
+      progressVersion: auth.progressVersion,
       profile: auth.profile,
       chapterId: body.chapter,
       attemptId: body.attemptId,

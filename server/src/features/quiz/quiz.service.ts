@@ -12,9 +12,14 @@ import {
   assertChapterExists,
   assertModulesComplete,
   getQuizStatus,
-  recordChapterPass,
+  chapterPassSteps,
 } from '../progress/progress.service.ts';
-import type { IssueContext } from '../certificates/certificates.service.ts';
+import {
+  type CertificateSubject,
+  type IssueContext,
+  readCertificateSubject,
+} from '../certificates/certificates.service.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
@@ -247,6 +252,39 @@ export async function listAnswersForStudent(
 }
 
 /**
+ * Saves a graded attempt in one statement (issue 15: each statement is a round trip, and a final
+ * pass once made nine): only an attempt not yet submitted is graded, so of two submissions at
+ * once only the first counts; a pass completes its chapter in the same statement, and the final
+ * the course and its certificate (chapterPassSteps). Answers whether this call graded it.
+ */
+async function saveGradedAttempt(
+  db: Db,
+  context: IssueContext,
+  input: {
+    studentId: number;
+    chapterId: number;
+    attemptId: number;
+    score: number;
+    passed: boolean;
+    result: StoredResult;
+    certificate: CertificateSubject | undefined;
+  },
+): Promise<boolean> {
+  const graded = sql`graded as (
+      update ${quizAttempts} set submitted_at = ${context.clock.now().toISOString()}::timestamptz,
+        score = ${input.score}::int, passed = ${input.passed}::boolean, result = ${JSON.stringify(input.result)}::jsonb
+      where id = ${input.attemptId}::int and submitted_at is null
+      returning id
+    )`;
+  const steps = input.passed ? await chapterPassSteps(db, context, input) : [];
+  const rows = await selectRawRows<{ id: number }>(
+    db,
+    sql`with ${sql.join([graded, ...steps], sql`, `)} select id from graded`,
+  );
+  return rows.length > 0;
+}
+
+/**
  * Grades a submission against the attempt the server issued to this student: the same questions,
  * each answered once with one of its own answers. The score, PASS/FAIL and what is shown come
  * from the server; a pass completes the chapter (and the final, the course) in the same
@@ -258,6 +296,7 @@ export async function gradeQuizAttempt(
   context: IssueContext,
   input: {
     studentId: number;
+    progressVersion: number;
     profile: ProfileRef;
     chapterId: number;
     attemptId: number | undefined;
@@ -267,18 +306,9 @@ export async function gradeQuizAttempt(
 ): Promise<QuizResult> {
   const { studentId, chapterId } = input;
   await assertCourseOpen(db, context, input);
-  const conditions = [
-    eq(quizAttempts.studentId, studentId),
-    eq(quizAttempts.chapterId, chapterId),
-    isNull(quizAttempts.submittedAt),
-  ];
-  if (input.attemptId !== undefined) conditions.push(eq(quizAttempts.id, input.attemptId));
-  const [attempt] = await db
-    .select()
-    .from(quizAttempts)
-    .where(and(...conditions))
-    .orderBy(desc(quizAttempts.id))
-    .limit(1);
+  // The open attempt as the reload shows it: from this instance's copy while it is fresh.
+  const open = await findFreshOpenAttempt(db, input, chapterId);
+  const attempt = open && (input.attemptId === undefined || open.id === input.attemptId) ? open : undefined;
   if (!attempt) {
     throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
   }
@@ -311,16 +341,20 @@ export async function gradeQuizAttempt(
   const rules = quizRulesFor(await getRulesProfile(db, attempt.rulesProfileId, attempt.rulesProfileVersion), chapterId);
   const passed = score >= rules.passMark;
 
-  await db.transaction(async (tx) => {
-    const [graded] = await tx
-      .update(quizAttempts)
-      .set({ submittedAt: context.clock.now(), score, passed, result })
-      .where(and(eq(quizAttempts.id, attempt.id), isNull(quizAttempts.submittedAt)))
-      .returning({ id: quizAttempts.id });
-    // Two submissions of one attempt at once: only the first is graded.
-    if (!graded) throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
-    if (passed) await recordChapterPass(tx, context, { studentId, chapterId, attemptId: attempt.id });
+  // A final pass issues the certificate from the student as they are now: read before the write.
+  const certificate =
+    passed && chapterId === FINAL_EXAM_CHAPTER ? await readCertificateSubject(db, studentId) : undefined;
+  const graded = await saveGradedAttempt(db, context, {
+    studentId,
+    chapterId,
+    attemptId: attempt.id,
+    score,
+    passed,
+    result,
+    certificate,
   });
+  // Two submissions of one attempt at once: only the first is graded.
+  if (!graded) throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
 
   return {
     submissionId: attempt.id,
