@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { createSerializerCompiler } from './plugins/serializer.ts';
 import type { AppDeps } from './deps.ts';
 import { openApiTransform } from './plugins/endpoint.ts';
 import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
@@ -95,7 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers through fast-json-stringify; in tests each is also checked by its zod schema (decision 027).
+  app.setSerializerCompiler(createSerializerCompiler({ verify: config.env === 'test' }));
   // In tests an undeclared error code fails loudly; a real server still answers it (decision 018).
   registerErrorHandler(app, { refuseUndeclaredErrors: config.env === 'test' });
 

@@ -19,7 +19,7 @@ import {
   type IssueContext,
   readCertificateSubject,
 } from '../certificates/certificates.service.ts';
-import { selectRawRows } from '../../db/raw-rows.ts';
+import { selectPreparedRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
@@ -277,8 +277,9 @@ async function saveGradedAttempt(
       returning id
     )`;
   const steps = input.passed ? await chapterPassSteps(db, context, input) : [];
-  const rows = await selectRawRows<{ id: number }>(
+  const rows = await selectPreparedRows<{ id: number }>(
     db,
+    'grade_attempt',
     sql`with ${sql.join([graded, ...steps], sql`, `)} select id from graded`,
   );
   return rows.length > 0;
