@@ -4,6 +4,7 @@ import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
@@ -51,22 +52,26 @@ export interface CertificateSubject {
 }
 
 export async function readCertificateSubject(db: Db, studentId: number): Promise<CertificateSubject | undefined> {
-  const [subject] = await db
-    .select({
-      student: students,
-      courtName: courts.name,
-      courtEmail: courts.email,
-      completionCertificate: sql<{
-        id: number;
-        number: string;
-      } | null>`(select json_build_object('id', c.id, 'number', c.number)
+  // Prepared once: a final pass reads it (issue 15).
+  const [subject] = await prepareOnce(db, 'read_certificate_subject', (database) =>
+    database
+      .select({
+        student: students,
+        courtName: courts.name,
+        courtEmail: courts.email,
+        completionCertificate: sql<{
+          id: number;
+          number: string;
+        } | null>`(select json_build_object('id', c.id, 'number', c.number)
         from ${certificates} c where c.student_id = ${students.id} and c.source = 'completion')`.mapWith(
-        (value: unknown) => parseJsonColumn(value) as { id: number; number: string } | null,
-      ),
-    })
-    .from(students)
-    .innerJoin(courts, eq(courts.id, students.courtId))
-    .where(eq(students.id, studentId));
+          (value: unknown) => parseJsonColumn(value) as { id: number; number: string } | null,
+        ),
+      })
+      .from(students)
+      .innerJoin(courts, eq(courts.id, students.courtId))
+      .where(eq(students.id, sql.placeholder('studentId')))
+      .prepare('read_certificate_subject'),
+  ).execute({ studentId });
   return subject;
 }
 
