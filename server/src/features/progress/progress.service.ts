@@ -15,20 +15,33 @@ import {
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
-import { assertChapterOpen } from './chapter-order.ts';
-import { listCompletedModuleIds } from './progress.queries.ts';
+import { assertChapterOpen, assertChapterOpenGiven } from './chapter-order.ts';
+import { getStudentProgress } from './progress.queries.ts';
 
 export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {
   const content = await getCourseContent(db);
   if (!content.chapters.some((chapter) => chapter.id === chapterId)) throw notFound('No such chapter.');
 }
 
-/** Decision 008: a chapter's quiz opens once every module of the chapter is marked complete. */
-export async function assertModulesComplete(db: Db, studentId: number, chapterId: number): Promise<void> {
+/**
+ * Before a quiz is drawn (spec 4, decision 008), from the student's progress (issue 15: the
+ * instance's copy while it is fresh, otherwise one read): refused once the chapter is complete,
+ * while an earlier chapter is not, and until every module of the chapter is marked complete.
+ */
+export async function assertQuizOpen(
+  db: Db,
+  student: { studentId: number; progressVersion: number },
+  chapterId: number,
+): Promise<void> {
+  const progress = await getStudentProgress(db, student);
+  if (progress.chapterIds.includes(chapterId)) {
+    throw new AppError('ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
+  }
+  assertChapterOpenGiven(progress.chapterIds, chapterId);
+  if (chapterId === FINAL_EXAM_CHAPTER) return;
   const content = await getCourseContent(db);
   const moduleIds = content.modules.filter((module) => module.chapterId === chapterId).map((module) => module.id);
-  const done = await listCompletedModuleIds(db, { studentId, moduleIds });
-  if (done.size < moduleIds.length) {
+  if (!moduleIds.every((id) => progress.moduleIds.has(id))) {
     throw new AppError('MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
   }
 }

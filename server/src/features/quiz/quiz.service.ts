@@ -7,11 +7,9 @@ import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
-import { assertChapterOpen } from '../progress/chapter-order.ts';
 import {
   assertChapterExists,
-  assertModulesComplete,
-  getQuizStatus,
+  assertQuizOpen,
   chapterPassSteps,
 } from '../progress/progress.service.ts';
 import {
@@ -130,12 +128,7 @@ async function drawAttempt(
   // are never undone), so only the course gate, asked by the caller, is asked again: one query.
   const shown = await findFreshOpenAttempt(db, input, chapterId);
   if (shown) return presentAttempt(db, shown, rules, profile, input.language);
-  const status = await getQuizStatus(db, { studentId, chapterId });
-  if (status.complete) {
-    throw new AppError('ALREADY_COMPLETE', 'You have already completed this quiz.', { chapter: chapterId });
-  }
-  await assertChapterOpen(db, studentId, chapterId);
-  if (chapterId !== FINAL_EXAM_CHAPTER) await assertModulesComplete(db, studentId, chapterId);
+  await assertQuizOpen(db, input, chapterId);
   await assertSeatTimeMet(db, {
     studentId,
     profile,
