@@ -7,11 +7,7 @@ import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
-import {
-  assertChapterExists,
-  assertQuizOpen,
-  chapterPassSteps,
-} from '../progress/progress.service.ts';
+import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progress/progress.service.ts';
 import {
   type CertificateSubject,
   type IssueContext,
