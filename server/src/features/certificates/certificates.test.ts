@@ -352,6 +352,23 @@ describe('certificates', () => {
       expect(sequenceOf((await onlyCertificateOf(t.db, student.id)).number)).toBe(counter.lastValue + 1);
     });
 
+    it('grades one of two submissions of the same passing final sent at once (a double click), with one certificate and one number', async () => {
+      const student = await createCourseStudent(t);
+      const submission = await finalReadyToPass(student);
+      const counter = await yearCounter();
+
+      const responses = await Promise.all([
+        student.client.post('/api/quiz/score', submission),
+        student.client.post('/api/quiz/score', submission),
+      ]);
+
+      expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
+      const certificate = await onlyCertificateOf(t.db, student.id);
+      expect(sequenceOf(certificate.number)).toBe(counter.lastValue + 1);
+      expect((await yearCounter()).lastValue).toBe(counter.lastValue + 1);
+      expect(await deliveriesOf(t.db, certificate.id)).toHaveLength(2);
+    });
+
     it('takes no number for a final passed by an enrolment that already holds its completion certificate', async () => {
       const student = await createCourseStudent(t);
       const submission = await finalReadyToPass(student);
