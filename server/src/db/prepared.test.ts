@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { createCourt, createStudent } from '../testing/factories.ts';
 import { type Database, runsOnPglite } from './client.ts';
-import { prepareOnce } from './prepared.ts';
+import { keptPlansSettled, prepareOnce } from './prepared.ts';
 import { selectRawRows } from './raw-rows.ts';
 import { students } from './schema.ts';
 
@@ -30,7 +30,7 @@ describe('a hot query prepared once (prepareOnce)', () => {
     const student = await createStudent(database.db, { courtId: court.id, lastName: "O'Brien" });
     const first = await lookup().execute({ id: student.id });
     // The function is made in the background after the first use.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await keptPlansSettled();
     const again = await lookup().execute({ id: student.id });
     const missing = await lookup().execute({ id: 99_999_999 });
 

@@ -22,9 +22,17 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
   if (query === undefined) {
     query = build(db);
     queries.set(name, query);
-    if (runsOnPglite(db) && !(db instanceof PgTransaction)) keepPlanOnPglite(db, name, query);
+    if (runsOnPglite(db) && !(db instanceof PgTransaction)) keepPlanOnPglite(name, query);
   }
   return query;
+}
+
+/** The moves into functions under way (keepPlanOnPglite). */
+const moves = new Set<Promise<void>>();
+
+/** Resolves once every move of a PGlite query into its function so far is done (or given up). */
+export async function keptPlansSettled(): Promise<void> {
+  await Promise.all([...moves]);
 }
 
 /** What keepPlanOnPglite uses of drizzle's PGlite prepared query (its own fields, not typed). */
@@ -44,18 +52,20 @@ interface PglitePrepared {
  * in the background at first use; until then, or if PostgreSQL cannot type it, the query is sent
  * as it is. Only for queries whose rows drizzle maps by position.
  */
-function keepPlanOnPglite(db: Db, name: string, query: unknown): void {
+function keepPlanOnPglite(name: string, query: unknown): void {
   const prepared = query as Partial<PglitePrepared>;
   if (!prepared.client || typeof prepared.queryString !== 'string' || !prepared.fields) return;
   const { client, queryString } = prepared;
   const suffix = `${name.replace(/\W/g, '_')}_${createHash('sha1').update(queryString).digest('hex').slice(0, 10)}`;
-  void moveIntoFunction(client, suffix, queryString).then(
+  const moving = moveIntoFunction(client, suffix, queryString).then(
     (call) => {
       if (call) prepared.queryString = call;
     },
     // Not typed (a parameter PostgreSQL cannot infer), or the database closed first: sent as it is.
     () => undefined,
   );
+  moves.add(moving);
+  void moving.finally(() => moves.delete(moving));
 }
 
 async function moveIntoFunction(client: PGlite, suffix: string, sqlText: string): Promise<string | undefined> {
