@@ -10,8 +10,9 @@ import {
   type CertificateSubject,
   certificateIssueSteps,
   type IssueContext,
-  issueCertificate,
+  readCertificateSubject,
 } from '../certificates/certificates.service.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
@@ -103,60 +104,72 @@ export async function chapterPassSteps(
   ];
   const subject = input.certificate;
   if (input.chapterId !== FINAL_EXAM_CHAPTER || !subject) return steps;
-  // Set once: the course's completion keeps its first moment, and the certificate its date.
-  const completedAt = subject.student.completedAt ?? context.clock.now();
-  steps.push(sql`finished as (
-      update ${students} set completed_at = coalesce(completed_at, ${now}::timestamptz)
-      from graded where ${students.id} = ${input.studentId}::int
+  return [...steps, ...(await courseCompletionSteps(db, context, subject, sql`select 1 from graded`))];
+}
+
+/**
+ * Spec 4: the course's completion and its certificate, as steps of one statement, for the rows of
+ * `gate` (one row to complete, none not to). `completed_at` is set once: a second completion keeps
+ * the first moment, and the certificate its date; the enrolment's completion certificate is issued
+ * once (certificateIssueSteps). `subject`: the student as read for the certificate.
+ */
+async function courseCompletionSteps(
+  db: Db,
+  context: IssueContext,
+  subject: CertificateSubject,
+  gate: SQL,
+): Promise<SQL[]> {
+  const now = context.clock.now();
+  const studentId = subject.student.id;
+  const completedAt = subject.student.completedAt ?? now;
+  return [
+    sql`finished as (
+      update ${students} set completed_at = coalesce(completed_at, ${now.toISOString()}::timestamptz)
+      from (${gate}) as gate where ${students.id} = ${studentId}::int
       returning 1
-    )`);
-  steps.push(
+    )`,
     await certificateIssueSteps(
       db,
       context,
       subject,
       {
-        studentId: input.studentId,
+        studentId,
         source: 'completion',
         completionDate: localDate(completedAt, context.config.schoolTimeZone),
         email: true,
       },
       sql`select 1 from finished`,
     ),
-  );
-  return steps;
+  ];
 }
 
 /**
  * Records a chapter as complete through the passing attempt that earned it; a final-exam pass
- * completes the course. Idempotent. Runs inside the grading transaction.
+ * completes the course (the same steps a graded pass runs). Idempotent.
  */
 export async function recordChapterPass(
-  tx: Db,
+  db: Db,
   context: IssueContext,
   input: { studentId: number; chapterId: number; attemptId: number },
 ): Promise<void> {
-  await tx
-    .insert(chapterCompletions)
-    .values({ ...input, completedAt: context.clock.now() })
-    .onConflictDoNothing();
-  if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourse(tx, context, input.studentId);
+  const certificate =
+    input.chapterId === FINAL_EXAM_CHAPTER ? await readCertificateSubject(db, input.studentId) : undefined;
+  const steps = await chapterPassSteps(db, context, { ...input, certificate });
+  await selectRawRows(
+    db,
+    sql`with graded as (select ${input.attemptId}::int as id), ${sql.join(steps, sql`, `)} select 1`,
+  );
 }
 
 /**
- * Spec 4: a final pass completes the course and issues its certificate, in one transaction:
- * either both happen or neither, and the certificate is issued once for the completion.
+ * Spec 4: completes the course and issues its certificate in one statement: either both happen
+ * or neither, and the certificate is issued once for the completion.
  */
-export async function completeCourse(tx: Db, context: IssueContext, studentId: number): Promise<void> {
-  const now = context.clock.now();
-  // Set once: a second call keeps the first moment (and returns it, in the same statement).
-  const [student] = await tx
-    .update(students)
-    .set({ completedAt: sql`coalesce(${students.completedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(students.id, studentId))
-    .returning({ completedAt: students.completedAt });
-  const completionDate = localDate(student?.completedAt ?? now, context.config.schoolTimeZone);
-  await issueCertificate(tx, context, { studentId, source: 'completion', completionDate, email: true });
+export async function completeCourse(db: Db, context: IssueContext, studentId: number): Promise<void> {
+  const subject = await readCertificateSubject(db, studentId);
+  if (!subject) throw notFound('No such student.');
+  const steps = await courseCompletionSteps(db, context, subject, sql`select 1`);
+  await selectRawRows(db, sql`with ${sql.join(steps, sql`, `)} select 1`);
 }
 
 /**
