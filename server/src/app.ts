@@ -39,6 +39,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is calling (memoised per request): a student or staff session, or null. */
     getAuth(): Promise<Auth | null>;
+    /** getAuth's answer once asked (app.ts); read it through getAuth. */
+    authLookup: Promise<Auth | null> | null;
   }
 }
 
@@ -112,12 +114,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     styleHashes: appPage?.styleHashes ?? [],
   });
 
+  // The session is looked up on first asking and kept for the rest of the request: a method
+  // rather than an onRequest hook, so a request that never asks (a public route) pays nothing.
+  app.decorateRequest('authLookup', null);
   app.decorateRequest('getAuth', function (this: FastifyRequest) {
-    return Promise.resolve(null as Auth | null);
-  });
-  app.addHook('onRequest', async (request) => {
-    let auth: Promise<Auth | null> | undefined;
-    request.getAuth = () => (auth ??= findAuth(deps.db, deps.clock, request));
+    return (this.authLookup ??= findAuth(deps.db, deps.clock, this));
   });
 
   await app.register(fastifySwagger, {

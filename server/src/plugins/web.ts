@@ -16,6 +16,7 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.u
  */
 export async function registerWeb(app: FastifyInstance, webDist: string | null, page: AppPage | null): Promise<void> {
   if (webDist !== null && page !== null) {
+    const assetsDir = path.join(path.resolve(webDist), 'assets') + path.sep;
     // preCompressed: the build wrote .br and .gz copies (web/vite-precompress.ts); the browser
     // gets the smallest it accepts, and the original when it accepts neither.
     await app.register(fastifyStatic, {
@@ -23,6 +24,11 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null, 
       wildcard: false,
       index: false,
       cacheControl: false,
+      // Vite fingerprints asset names, so they can be cached for good. (Set here rather than in an
+      // onSend hook, which every API answer would pass through.)
+      setHeaders: (reply, filePath) => {
+        if (filePath.startsWith(assetsDir)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
       preCompressed: true,
       // The page itself is served with the school's name in it (below), never as the bare file.
       allowedPath: (pathName) => !pathName.startsWith('/index.html'),
@@ -37,13 +43,6 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null, 
       return sendAppPage(request, reply, page);
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } } satisfies ErrorBody);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    // Vite fingerprints asset names, so they can be cached for good.
-    if (request.url.startsWith('/assets/') && reply.statusCode === 200) {
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-    }
-    return payload;
   });
 }
 
