@@ -58,6 +58,13 @@ const createThing = defineEndpoint({
 
 const removeThing = defineEndpoint({ method: 'DELETE', path: '/things/:id', response: z.null(), status: 204 });
 
+const memoisedRow = defineEndpoint({
+  method: 'GET',
+  path: '/kept-row',
+  response: z.object({ id: z.number(), first_name: z.string() }),
+});
+const keptRow = { id: 7, first_name: 'Ana', dl_number: 'D7654321' };
+
 /**
  * `serve` on a bare Fastify instance: the caller is whatever the x-test-auth header names,
  * so each access policy can be tried with every kind of caller.
@@ -100,6 +107,8 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     }));
     serve(app, createThing, PUBLIC, async ({ body }) => ({ created: body.name }));
     serve(app, removeThing, PUBLIC, async () => undefined);
+    // The same object on every call while it is the same answer, as a reloaded quiz.
+    serve(app, memoisedRow, PUBLIC, async () => keptRow, { memoisedAnswer: true });
     await app.ready();
   });
   afterAll(async () => {
@@ -179,6 +188,18 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     const response = await app.inject({ method: 'POST', url: '/things', payload: { name: '' } });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: [{ field: 'name' }] });
+  });
+
+  it('serialises a memoised answer once by its schema and sends that same text while the object lives', async () => {
+    const first = await get('/kept-row');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json()).toEqual({ id: 7, first_name: 'Ana' });
+    expect(first.body).not.toContain('D7654321');
+    // The handler promises the same object means the same answer; its kept text is what is sent.
+    keptRow.first_name = 'Changed after it was sent';
+    const second = await get('/kept-row');
+    expect(second.body).toBe(first.body);
   });
 
   it('answers with the endpoint’s own success status', async () => {

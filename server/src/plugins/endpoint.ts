@@ -132,6 +132,12 @@ export function serve<E extends Endpoint, A extends Access>(
   access: A,
   handler: (ctx: HandlerContext<E, A>) => Promise<z.input<E['response']> | undefined>,
   options: {
+    /**
+     * The handler hands back the very same object while the answer is the same (a memoised
+     * answer, as a reloaded quiz): its serialised text is kept with the object and sent again
+     * instead of serialising it on every call (issue 15).
+     */
+    memoisedAnswer?: boolean;
     rateLimit?: {
       max: number;
       timeWindow: string;
@@ -177,10 +183,24 @@ export function serve<E extends Endpoint, A extends Access>(
         reply,
       });
       reply.status(status);
-      return status === 204 ? reply.send() : result;
+      if (status === 204) return reply.send();
+      if (options.memoisedAnswer && typeof result === 'object' && result !== null) {
+        let text = serialisedAnswers.get(result);
+        if (text === undefined) {
+          // The route's own serialiser (its response schema), as fastify would have used.
+          text = reply.serialize(result);
+          serialisedAnswers.set(result, text);
+        }
+        // A string with a JSON content type is sent as it is.
+        return reply.type('application/json; charset=utf-8').send(text);
+      }
+      return result;
     },
   });
 }
+
+/** The JSON text of each memoised answer, for as long as the answer object lives. */
+const serialisedAnswers = new WeakMap<object, ReturnType<FastifyReply['serialize']>>();
 
 /** Throws 401, 402 or 403 unless the caller matches the route's access policy. */
 async function authorize(request: FastifyRequest, access: Access): Promise<void> {

@@ -9,25 +9,37 @@ import { gradeQuizAttempt, listAnswersForStudent, startFinalExamAttempt, startQu
 export function registerQuizRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   const context = { clock, config };
 
-  serve(app, quizApi.questions, PAID_STUDENT, async ({ params, auth, request }) =>
-    startQuizAttempt(db, context, {
-      studentId: auth.studentId,
-      progressVersion: auth.progressVersion,
-      profile: auth.profile,
-      chapterId: params.chapterId,
-      language: requestLanguage(request),
-    }),
+  serve(
+    app,
+    quizApi.questions,
+    PAID_STUDENT,
+    async ({ params, auth, request }) =>
+      startQuizAttempt(db, context, {
+        studentId: auth.studentId,
+        progressVersion: auth.progressVersion,
+        profile: auth.profile,
+        chapterId: params.chapterId,
+        language: requestLanguage(request),
+      }),
+    // A reload shows the same quiz object again (presentAttempt), so its text is kept with it.
+    { memoisedAnswer: true },
   );
 
-  serve(app, quizApi.finalExam, PAID_STUDENT, async ({ params, auth, request }) => {
-    assertOwnRecord(auth, params.studentId);
-    return startFinalExamAttempt(db, context, {
-      studentId: auth.studentId,
-      progressVersion: auth.progressVersion,
-      profile: auth.profile,
-      language: requestLanguage(request),
-    });
-  });
+  serve(
+    app,
+    quizApi.finalExam,
+    PAID_STUDENT,
+    async ({ params, auth, request }) => {
+      assertOwnRecord(auth, params.studentId);
+      return startFinalExamAttempt(db, context, {
+        studentId: auth.studentId,
+        progressVersion: auth.progressVersion,
+        profile: auth.profile,
+        language: requestLanguage(request),
+      });
+    },
+    { memoisedAnswer: true },
+  );
 
   serve(app, quizApi.answers, PAID_STUDENT, async ({ params, auth, request }) =>
     listAnswersForStudent(db, {

@@ -192,6 +192,14 @@ async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
 }
 
 /** The drawn questions with their answers, none marked correct, in the student's language. */
+/**
+ * What each open attempt was last shown as, per language and rules (issue 15): a reload shows
+ * the same quiz object again while the course content it was built from is the one in memory, and
+ * the route sends that object's kept JSON text (serve's memoisedAnswer). Reloads find the attempt
+ * in this instance's open-attempt copy, so the memo lives and goes with that copy's object.
+ */
+const shownQuizzes = new WeakMap<OpenAttempt, Map<string, { content: CourseContent; quiz: Quiz }>>();
+
 async function presentAttempt(
   db: Db,
   attempt: OpenAttempt,
@@ -200,13 +208,37 @@ async function presentAttempt(
   language: Language,
 ): Promise<Quiz> {
   const chapterId = attempt.chapterId;
+  const content = await getCourseContent(db);
+  const attemptsAllowed = await attemptsAllowedFor(db, { studentId: attempt.studentId, chapterId, rules });
+  const key = `${language} ${String(attemptsAllowed)} ${profile.id} ${String(profile.version)}`;
+  const shown = shownQuizzes.get(attempt)?.get(key);
+  if (shown?.content === content) return shown.quiz;
+  const quiz = await buildQuiz(db, attempt, { rules, profile, language, attemptsAllowed });
+  const byKey = shownQuizzes.get(attempt) ?? new Map<string, { content: CourseContent; quiz: Quiz }>();
+  byKey.set(key, { content, quiz });
+  shownQuizzes.set(attempt, byKey);
+  return quiz;
+}
+
+async function buildQuiz(
+  db: Db,
+  attempt: OpenAttempt,
+  options: {
+    rules: ReturnType<typeof quizRulesFor>;
+    profile: StudentProfile;
+    language: Language;
+    attemptsAllowed: number | null;
+  },
+): Promise<Quiz> {
+  const { rules, profile, language } = options;
+  const chapterId = attempt.chapterId;
   const drawn = await loadQuestions(db, attempt.questionIds, attempt.answerOrder);
   return {
     attemptId: attempt.id,
     chapter: chapterId,
     passMark: rules.passMark,
     questionCount: attempt.questionIds.length,
-    attemptsAllowed: await attemptsAllowedFor(db, { studentId: attempt.studentId, chapterId, rules }),
+    attemptsAllowed: options.attemptsAllowed,
     specRules: hasSpecQuizRules(profile.rules),
     questions: drawn.map(({ question, answers: choices }) => ({
       id: question.id,

@@ -56,6 +56,32 @@ describe('quizzes and the final exam', () => {
     expect(second.questions.map((q) => q.id)).toEqual(first.questions.map((q) => q.id));
   });
 
+  it('shows a reloaded quiz in the language asked for each time, with an edit of a drawn question at once', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const drawn = await drawChapterQuiz(client, 1);
+    const english = await drawChapterQuiz(client, 1);
+    expect(await drawChapterQuiz(client, 1)).toEqual(english);
+    const spanish = (await client.get('/api/quiz/questions/1', { 'accept-language': 'es' })).json<Quiz>();
+    expect(spanish.questions[0]?.question).not.toBe(english.questions[0]?.question);
+    expect(await drawChapterQuiz(client, 1)).toEqual(drawn);
+
+    // Reloads are answered from memory (issue 15), yet an edit by staff shows on the next one.
+    const first = english.questions[0]!;
+    const [before] = await t.db.select().from(questions).where(eq(questions.id, first.id));
+    await t.db
+      .update(questions)
+      .set({ question: 'Edited while a student had it open?' })
+      .where(eq(questions.id, first.id));
+    try {
+      const reloaded = await drawChapterQuiz(client, 1);
+      expect(reloaded.attemptId).toBe(drawn.attemptId);
+      expect(reloaded.questions[0]?.question).toBe('Edited while a student had it open?');
+    } finally {
+      await t.db.update(questions).set({ question: before!.question }).where(eq(questions.id, first.id));
+    }
+  });
+
   describe('answers in a new order on every attempt (issue 17)', () => {
     it('stores the order each question’s answers were shown in, shows it again on reload and in the results', async () => {
       const { id, client } = await paidStudent();
