@@ -15,16 +15,30 @@ import {
 
 // Every course call needs a signed-in student who has paid (issue 3: 402 otherwise).
 export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  serve(app, contentApi.chapters, PAID_STUDENT, async ({ request }) => listChapters(db, requestLanguage(request)));
+  // The students' reads below hand back kept answers (content.service.ts), sent as kept text.
+  const kept = { memoisedAnswer: true };
+  serve(
+    app,
+    contentApi.chapters,
+    PAID_STUDENT,
+    async ({ request }) => listChapters(db, requestLanguage(request)),
+    kept,
+  );
 
-  serve(app, contentApi.modules, PAID_STUDENT, async ({ params, query, auth, request }) => {
-    assertOwnRecord(auth, query.userId);
-    return listModulesForStudent(db, {
-      chapterId: params.chapterId,
-      student: auth,
-      language: requestLanguage(request),
-    });
-  });
+  serve(
+    app,
+    contentApi.modules,
+    PAID_STUDENT,
+    async ({ params, query, auth, request }) => {
+      assertOwnRecord(auth, query.userId);
+      return listModulesForStudent(db, {
+        chapterId: params.chapterId,
+        student: auth,
+        language: requestLanguage(request),
+      });
+    },
+    kept,
+  );
 
   serve(app, contentApi.module, PAID_STUDENT, async ({ params, auth, request }) =>
     getModuleForStudent(db, {
@@ -34,8 +48,12 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
     }),
   );
 
-  serve(app, contentApi.topics, PAID_STUDENT, async ({ params, request }) =>
-    listTopics(db, params.moduleId, requestLanguage(request)),
+  serve(
+    app,
+    contentApi.topics,
+    PAID_STUDENT,
+    async ({ params, request }) => listTopics(db, params.moduleId, requestLanguage(request)),
+    kept,
   );
 
   serve(app, contentApi.video, PAID_STUDENT, async ({ params, request }) =>

@@ -6,29 +6,33 @@ import { getCourseContent, type ModuleRow } from '../../db/course-content.ts';
 import { getStudentProgress } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
+import { createKeptAnswers } from '../../platform/kept-answers.ts';
+
+// What a student reads again and again, kept with the content or progress copy it came from.
+const keptChapters = createKeptAnswers<Chapter[]>();
+const keptModules = createKeptAnswers<Module[]>();
+const keptTopics = createKeptAnswers<Topic[]>();
 
 export async function listChapters(db: Db, language: Language): Promise<Chapter[]> {
   const content = await getCourseContent(db);
-  return content.chapters.map((row) => ({
-    id: row.id,
-    title: pick(language, row.title, row.titleEs),
-    description: pick(language, row.description, row.descriptionEs),
-  }));
+  return keptChapters(content, language, () =>
+    content.chapters.map((row) => ({
+      id: row.id,
+      title: pick(language, row.title, row.titleEs),
+      description: pick(language, row.description, row.descriptionEs),
+    })),
+  );
 }
 
 /** The student, and the progress version their session read (getStudentProgress). */
 type ProgressOf = { studentId: number; progressVersion: number };
 
 /** Modules with whether this student completed each (progress owns the completions). */
-async function presentModules(
-  db: Db,
-  input: { student: ProgressOf; language: Language; rows: ModuleRow[] },
-): Promise<Module[]> {
-  const completed = (await getStudentProgress(db, input.student)).moduleIds;
-  return input.rows.map((row) => ({
+function presentModules(completed: ReadonlySet<number>, language: Language, rows: ModuleRow[]): Module[] {
+  return rows.map((row) => ({
     id: row.id,
     chapter_id: row.chapterId,
-    title: pick(input.language, row.title, row.titleEs),
+    title: pick(language, row.title, row.titleEs),
     complete: completed.has(row.id),
     href: `/content/${String(row.chapterId)}/${String(row.id)}`,
   }));
@@ -40,8 +44,15 @@ export async function listModulesForStudent(
   input: { chapterId: number; student: ProgressOf; language: Language },
 ): Promise<Module[]> {
   const content = await getCourseContent(db);
-  const rows = content.modules.filter((row) => row.chapterId === input.chapterId);
-  return presentModules(db, { ...input, rows });
+  const progress = await getStudentProgress(db, input.student);
+  // Kept with this student's progress copy, which a new completion replaces.
+  return keptModules(progress, `${String(content.version)} ${String(input.chapterId)} ${input.language}`, () =>
+    presentModules(
+      progress.moduleIds,
+      input.language,
+      content.modules.filter((row) => row.chapterId === input.chapterId),
+    ),
+  );
 }
 
 export async function getModuleForStudent(
@@ -50,18 +61,21 @@ export async function getModuleForStudent(
 ): Promise<Module> {
   const row = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!row) throw notFound('No such module.');
-  const [module] = await presentModules(db, { ...input, rows: [row] });
+  const { moduleIds } = await getStudentProgress(db, input.student);
+  const [module] = presentModules(moduleIds, input.language, [row]);
   if (!module) throw notFound('No such module.');
   return module;
 }
 
 export async function listTopics(db: Db, moduleId: number, language: Language): Promise<Topic[]> {
-  const rows = (await getCourseContent(db)).topicsByModule.get(moduleId) ?? [];
-  return rows.map((row) => ({
-    id: row.id,
-    title: pick(language, row.title, row.titleEs),
-    html_content: pick(language, row.htmlContent, row.htmlContentEs),
-  }));
+  const content = await getCourseContent(db);
+  return keptTopics(content, `${String(moduleId)} ${language}`, () =>
+    (content.topicsByModule.get(moduleId) ?? []).map((row) => ({
+      id: row.id,
+      title: pick(language, row.title, row.titleEs),
+      html_content: pick(language, row.htmlContent, row.htmlContentEs),
+    })),
+  );
 }
 
 export async function findVideo(db: Db, moduleId: number, language: Language): Promise<Video | null> {
