@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { type Db, runsOnPglite } from './client.ts';
+import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 
 const built = new WeakMap<Db, Map<string, unknown>>();
 
@@ -22,7 +22,10 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
   if (query === undefined) {
     query = build(db);
     queries.set(name, query);
-    if (runsOnPglite(db) && !(db instanceof PgTransaction)) keepPlanOnPglite(name, query);
+    if (runsOnPglite(db)) {
+      dropQueryParsers(query);
+      if (!(db instanceof PgTransaction)) keepPlanOnPglite(name, query);
+    }
   }
   return query;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { type Db, runsOnPglite } from './client.ts';
+import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 
 /** Turns drizzle's SQL into text and parameters, as the database handle's own dialect would. */
 const dialect = new PgDialect();
@@ -12,11 +12,19 @@ const dialect = new PgDialect();
  * `Row` is the caller's word for the columns its SQL selects.
  */
 export async function selectRawRows<Row extends Record<string, unknown>>(db: Db, query: SQL | string): Promise<Row[]> {
-  const result: unknown = await db.execute(query);
+  const result: unknown = runsOnPglite(db) ? await executeOnPglite(db, query) : await db.execute(query);
   if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
     throw new Error('A raw query answered without rows.');
   }
   return result.rows;
+}
+
+/** db.execute on PGlite, without drizzle's per-query parsers (client.ts, dropQueryParsers). */
+function executeOnPglite(db: Db, query: SQL | string): Promise<unknown> {
+  const built = typeof query === 'string' ? { sql: query, params: [] } : dialect.sqlToQuery(query);
+  const prepared = db._.session.prepareQuery(built, undefined, undefined, false);
+  dropQueryParsers(prepared);
+  return prepared.execute();
 }
 
 /**

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SeatTimeStatus } from '@ts/contract';
-import type { Db } from '../../db/client.ts';
+import { type Db, runsOnPglite } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { seatTimeLedger, students } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
@@ -112,7 +113,10 @@ export async function recordStudentHeartbeat(
   // Time counts only in a chapter the student may study (chapters go in order, spec 4).
   assertChapterOpenGiven(seen.completedChapterIds, chapterId);
   let after: BeatRead = seen;
-  if (creditForHeartbeat(seatTime, seen.previousHeartbeatAt, now, seen) !== null) {
+  const credit = creditForHeartbeat(seatTime, seen.previousHeartbeatAt, now, seen);
+  if (credit !== null && runsOnPglite(db)) {
+    after = await appendOnPglite(db, read, seen, credit);
+  } else if (credit !== null) {
     after = await db.transaction(async (tx) => {
       // The lock first, in a statement of its own: under READ COMMITTED a statement that waited
       // for the lock still reads with the snapshot it started with, so a read in the same
@@ -142,6 +146,36 @@ export async function recordStudentHeartbeat(
   });
   if (hold === 'settle') return withIdentityHold(db, context, studentId, profile, status);
   return { ...status, identityCheckDue: hold === 'hold' };
+}
+
+/**
+ * PGlite runs one statement at a time on its one connection, so there a single statement is the
+ * whole critical section: the heartbeat is appended only if the ledger's newest heartbeat is still
+ * the one the read saw (only heartbeats write the ledger), with no lock and no transaction, whose
+ * five statements each waited behind every request queued for the connection (issue 15: the
+ * writing beats were PGlite's slowest). If another tab's beat came first, this one is answered
+ * from a new read, not written, as on PostgreSQL.
+ */
+export async function appendOnPglite(
+  db: Db,
+  read: { studentId: number; moduleId: number; chapterId: number; schoolDay: string; now: Date },
+  seen: BeatRead,
+  credited: number,
+): Promise<BeatRead> {
+  const { studentId, moduleId, chapterId, schoolDay, now } = read;
+  const previous = seen.previousHeartbeatAt?.toISOString() ?? null;
+  const appended = await selectRawRows<{ id: number }>(
+    db,
+    sql`insert into ${seatTimeLedger}
+        (student_id, module_id, chapter_id, heartbeat_at, credited_seconds, school_day)
+      select ${studentId}::int, ${moduleId}::int, ${chapterId}::int, ${now.toISOString()}::timestamptz,
+        ${credited}::int, ${schoolDay}::date
+      where (select max(${seatTimeLedger.heartbeatAt}) from ${seatTimeLedger}
+        where ${seatTimeLedger.studentId} = ${studentId}::int) is not distinct from ${previous}::timestamptz
+      returning id`,
+  );
+  if (appended.length === 0) return readBeat(db, read);
+  return { ...seen, previousHeartbeatAt: read.now, ...addCredit(seen, credited) };
 }
 
 /** The student's seat time for a module, a chapter or the course, without counting any. */

@@ -8,6 +8,7 @@ import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 import { creditForGap } from './seat-time.service.ts';
+import { appendOnPglite } from './heartbeat.service.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -237,6 +238,53 @@ describe('seat time', () => {
       // The second tab's heartbeat of each moment comes under 5 seconds after the first: not written.
       const credited = (await ledgerRows(student.id)).map((row) => row.creditedSeconds);
       expect(credited).toEqual([0, 30, 30, 30, 30]);
+    });
+
+    it('counts a moment once however many tabs send a heartbeat in it at once', async () => {
+      const student = await learner('four-hour-identity');
+      const tabs: Learner[] = [student];
+      for (let n = 0; n < 5; n += 1)
+        tabs.push({ ...student, client: apiClient(t.app, await signInStudent(t.app, student)) });
+      for (let moment = 0; moment < 3; moment += 1) {
+        if (moment > 0) t.clock.advance(30 * SECOND);
+        const answers = await Promise.all(tabs.map((tab, n) => heartbeat(tab, moduleOf(n % 2))));
+        expect(answers.map((answer) => answer.statusCode)).toEqual(tabs.map(() => 200));
+      }
+      expect((await ledgerRows(student.id)).map((row) => row.creditedSeconds)).toEqual([0, 30, 30]);
+      expect((await seatTime(student)).course.countedSeconds).toBe(60);
+    });
+
+    it('on PGlite, appends a heartbeat only while the newest one is still the one its read saw', async () => {
+      const student = await learner('four-hour-identity');
+      await heartbeat(student, moduleOf(0));
+      const [first] = await ledgerRows(student.id);
+      t.clock.advance(30 * SECOND);
+      const now = t.clock.now();
+      const read = { studentId: student.id, moduleId: moduleOf(0), chapterId: 1, schoolDay: '2026-01-01', now };
+      const seen = {
+        module: 0,
+        chapter: 0,
+        course: 0,
+        today: 0,
+        courseCompleted: false,
+        completedChapterIds: [],
+        previousHeartbeatAt: first!.heartbeatAt,
+        identity: { questions: [], locked: false },
+      };
+      // Another tab's heartbeat is written after this one's read.
+      await t.db
+        .insert(seatTimeLedger)
+        .values({ ...read, heartbeatAt: now, creditedSeconds: 30, schoolDay: first!.schoolDay });
+      const answered = await appendOnPglite(t.db, read, seen, 30);
+      expect((await ledgerRows(student.id)).map((row) => row.creditedSeconds)).toEqual([0, 30]);
+      expect(answered.course).toBe(30);
+      expect(answered.previousHeartbeatAt?.getTime()).toBe(now.getTime());
+
+      t.clock.advance(30 * SECOND);
+      const fresh = { ...answered, previousHeartbeatAt: now };
+      const next = { ...read, now: t.clock.now() };
+      expect((await appendOnPglite(t.db, next, fresh, 30)).course).toBe(60);
+      expect((await ledgerRows(student.id)).map((row) => row.creditedSeconds)).toEqual([0, 30, 30]);
     });
 
     it('writes nothing for a heartbeat under 5 seconds after the last one, and credits the whole gap with the next', async () => {
