@@ -32,8 +32,6 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** How many turns the anchor and the scenario take within BENCH_SECONDS each. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Each scenario first runs unmeasured this long (seconds), then its anchor, then itself. */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
 // BENCH_ONLY=heartbeat runs only the scenarios whose name contains it.
 
 type Client = { setHeaders(headers: Record<string, string>): void; setBody(body: string): void };
@@ -192,9 +190,11 @@ async function main(): Promise<void> {
         headers: scenario.headers ?? {},
         ...(scenario.setupClient ? { setupClient: scenario.setupClient } : {}),
       });
-    // Unmeasured, so both sides are measured warm: the anchor's one path is hot at once, while a
-    // scenario's first seconds include compiling its route's code (it moved ratios by 0.1).
-    if (WARMUP_SECONDS > 0) await load(WARMUP_SECONDS);
+    // First one continuous run: its latencies are the ones printed (a run's first requests are its
+    // 50 connections opening at once, a burst each short turn below would count again), and it
+    // warms the route, so both sides of the ratio are measured warm (the anchor's one path is hot
+    // at once, while a scenario's first seconds include compiling its code: 0.1 of a ratio).
+    const steady = await load(DURATION_SECONDS);
     // The anchor and the scenario take turns (ROUNDS each, a share of the time each), so a slow
     // spell of this shared machine falls on both sides of the ratio rather than on one.
     const slice = Math.max(1, Math.round(DURATION_SECONDS / ROUNDS));
@@ -209,10 +209,10 @@ async function main(): Promise<void> {
     }
     const bare = combineRuns(anchorRuns);
     const result = combineRuns(runs);
-    const errors = result.errors;
+    const errors = result.errors + steady.errors + steady.non2xx;
     const ratio = result.perSecond / bare.perSecond;
     console.log(
-      `${scenario.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${String(result.p50)} ms, p99 ${String(result.p99)} ms, errors ${String(errors)}; anchor ${bare.perSecond.toFixed(0)} req/s; ratio ${ratio.toFixed(2)} (rounds ${runs.map((run, n) => (run.requests.average / anchorRuns[n]!.requests.average).toFixed(2)).join(', ')})`,
+      `${scenario.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${String(steady.latency.p50)} ms, p99 ${String(steady.latency.p99)} ms, errors ${String(errors)}; anchor ${bare.perSecond.toFixed(0)} req/s; ratio ${ratio.toFixed(2)} (rounds ${runs.map((run, n) => (run.requests.average / anchorRuns[n]!.requests.average).toFixed(2)).join(', ')})`,
     );
   }
   if (!only || 'POST /api/quiz/score'.includes(only)) {
@@ -224,16 +224,11 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Several autocannon runs of one target as one: requests per second over all, the worst p50 and p99. */
-function combineRuns(runs: autocannon.Result[]): { perSecond: number; p50: number; p99: number; errors: number } {
+/** Several autocannon runs of one target as one: requests per second over all, and errors. */
+function combineRuns(runs: autocannon.Result[]): { perSecond: number; errors: number } {
   const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
   const seconds = runs.reduce((sum, run) => sum + run.duration, 0);
-  return {
-    perSecond: requests / seconds,
-    p50: Math.max(...runs.map((run) => run.latency.p50)),
-    p99: Math.max(...runs.map((run) => run.latency.p99)),
-    errors: runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0),
-  };
+  return { perSecond: requests / seconds, errors: runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0) };
 }
 
 /**
@@ -270,14 +265,40 @@ async function benchFinalPasses(base: string, db: Db, tag: string, anchorUrl: st
   // server's event loop, their fetch and JSON parsing would be counted as the server's time.
   const profiler = await startProfile('POST /api/quiz/score');
   const started = performance.now();
+  const cpuBefore = { node: process.cpuUsage(), postgres: postgresCpuSeconds() };
   const { latencies, errors } = await submitAll(base, submissions);
   const seconds = (performance.now() - started) / 1000;
+  const nodeCpu = process.cpuUsage(cpuBefore.node);
+  const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
   await profiler?.stop();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  // Where a pass's machine time goes: this process (server and the students' worker) and
+  // PostgreSQL's processes (0 on PGlite, which runs inside this process).
+  const perPass = (cpuSeconds: number) => ((cpuSeconds * 1000) / count).toFixed(2);
+  console.log(
+    `  CPU per pass: this process ${perPass((nodeCpu.user + nodeCpu.system) / 1e6)} ms (${perPass(nodeCpu.system / 1e6)} ms in the kernel), PostgreSQL ${perPass(postgresCpu)} ms`,
+  );
   console.log(
     `POST /api/quiz/score, a final pass (${String(count)} students, ${String(CONNECTIONS)} at a time): ${(count / seconds).toFixed(0)} passes/s, p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s, p99 ${String(bare.latency.p99)} ms`,
   );
+}
+
+/** CPU seconds used so far by this machine's PostgreSQL processes (Linux /proc; 0 elsewhere). */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ticks / 100;
 }
 
 /** Submits every final, CONNECTIONS at a time, from a worker thread (SUBMIT_ALL). */
