@@ -1,10 +1,10 @@
-import { getCourtProfileRef } from '../rules/rules.service.ts';
+import { findCourtProfileRef } from '../rules/rules.service.ts';
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { courts, resetTokens, students } from '../../db/schema.ts';
+import { resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
@@ -69,8 +69,9 @@ export async function registerStudent(
     courtDueDate = parseCourtDueDate(input.court_due_date, localDate(clock.now(), schoolTimeZone));
     if (!courtDueDate) throw badRequest('The court due date is not a valid date.');
   }
-  const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, input.court));
-  if (!court) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
+  // The court's rules profile as it is today stays the enrolment's rules (decision 012).
+  const profile = await findCourtProfileRef(db, input.court);
+  if (!profile) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
 
   const probe = enrolledByStaffId === null ? { ip } : null;
   await assertNoActiveDuplicate(db, clock, input, dob, probe);
@@ -86,8 +87,8 @@ export async function registerStudent(
     state: input.state,
     zip: input.zip,
     courtId: input.court,
-    // The court's rules profile as it is today stays the enrolment's rules (decision 012).
-    ...(await pinnedRulesProfile(db, input.court)),
+    rulesProfileId: profile.id,
+    rulesProfileVersion: profile.version,
     courtDueDate,
     caseNumber: input.case_number ?? null,
   };
@@ -141,11 +142,6 @@ export async function registerStudent(
     if (isUniqueViolation(error)) await assertNoActiveDuplicate(db, clock, input, dob, probe);
     throw error;
   }
-}
-
-async function pinnedRulesProfile(db: Db, courtId: number) {
-  const profile = await getCourtProfileRef(db, courtId);
-  return { rulesProfileId: profile.id, rulesProfileVersion: profile.version };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { type RulesProfile, RulesProfileSchema } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courts, rulesProfiles, students } from '../../db/schema.ts';
@@ -41,9 +41,34 @@ export async function getCurrentProfileVersion(db: Db, id: string): Promise<numb
 
 /** The profile (id and current version) a new enrolment in this court is pinned to. */
 export async function getCourtProfileRef(db: Db, courtId: number): Promise<{ id: string; version: number }> {
-  const [court] = await db.select({ profileId: courts.rulesProfileId }).from(courts).where(eq(courts.id, courtId));
-  const id = court?.profileId ?? DEFAULT_PROFILE_ID;
-  return { id, version: await getCurrentProfileVersion(db, id) };
+  return (
+    (await findCourtProfileRef(db, courtId)) ?? {
+      id: DEFAULT_PROFILE_ID,
+      version: await getCurrentProfileVersion(db, DEFAULT_PROFILE_ID),
+    }
+  );
+}
+
+/**
+ * getCourtProfileRef in one query, undefined when there is no such court: a registration asks
+ * whether its court exists and which profile to pin in the same round trip (issue 15).
+ */
+export async function findCourtProfileRef(
+  db: Db,
+  courtId: number,
+): Promise<{ id: string; version: number } | undefined> {
+  const [court] = await db
+    .select({
+      profileId: courts.rulesProfileId,
+      version: sql<number | null>`(select max(${rulesProfiles.version}) from ${rulesProfiles}
+        where ${rulesProfiles.id} = coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID}))`,
+    })
+    .from(courts)
+    .where(eq(courts.id, courtId));
+  if (!court) return undefined;
+  const id = court.profileId ?? DEFAULT_PROFILE_ID;
+  if (court.version === null) throw new Error(`rules profile ${id} is not loaded`);
+  return { id, version: court.version };
 }
 
 export interface StudentProfile {
