@@ -20,6 +20,7 @@ import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
 import { findFreshOpenAttempt, type OpenAttempt } from './open-attempts.ts';
 import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
+import { createKeptAnswers } from '../../platform/kept-answers.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 /** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
@@ -58,7 +59,15 @@ async function loadQuestions(
   ids: number[],
   answerOrder: Record<string, number[]> | null = null,
 ): Promise<BankQuestion[]> {
-  const content = await getCourseContent(db);
+  return questionsAsShown(await getCourseContent(db), ids, answerOrder);
+}
+
+/** loadQuestions from the course content already in hand. */
+function questionsAsShown(
+  content: CourseContent,
+  ids: number[],
+  answerOrder: Record<string, number[]> | null,
+): BankQuestion[] {
   return ids.flatMap((id) => {
     const question = content.questionById.get(id);
     if (!question) return [];
@@ -191,15 +200,14 @@ async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
   return open;
 }
 
-/** The drawn questions with their answers, none marked correct, in the student's language. */
 /**
- * What each open attempt was last shown as, per language and rules (issue 15): a reload shows
- * the same quiz object again while the course content it was built from is the one in memory, and
- * the route sends that object's kept JSON text (serve's memoisedAnswer). Reloads find the attempt
- * in this instance's open-attempt copy, so the memo lives and goes with that copy's object.
+ * A shown quiz, kept with its open attempt per content version, language and rules (issue 15):
+ * reloads find the attempt in this instance's open-attempt copy, so a reload gets the same quiz
+ * object, and the route sends that object's kept JSON text (serve's memoisedAnswer).
  */
-const shownQuizzes = new WeakMap<OpenAttempt, Map<string, { content: CourseContent; quiz: Quiz }>>();
+const keptQuizzes = createKeptAnswers<Quiz>();
 
+/** The drawn questions with their answers, none marked correct, in the student's language. */
 async function presentAttempt(
   db: Db,
   attempt: OpenAttempt,
@@ -210,46 +218,26 @@ async function presentAttempt(
   const chapterId = attempt.chapterId;
   const content = await getCourseContent(db);
   const attemptsAllowed = await attemptsAllowedFor(db, { studentId: attempt.studentId, chapterId, rules });
-  const key = `${language} ${String(attemptsAllowed)} ${profile.id} ${String(profile.version)}`;
-  const shown = shownQuizzes.get(attempt)?.get(key);
-  if (shown?.content === content) return shown.quiz;
-  const quiz = await buildQuiz(db, attempt, { rules, profile, language, attemptsAllowed });
-  const byKey = shownQuizzes.get(attempt) ?? new Map<string, { content: CourseContent; quiz: Quiz }>();
-  byKey.set(key, { content, quiz });
-  shownQuizzes.set(attempt, byKey);
-  return quiz;
-}
-
-async function buildQuiz(
-  db: Db,
-  attempt: OpenAttempt,
-  options: {
-    rules: ReturnType<typeof quizRulesFor>;
-    profile: StudentProfile;
-    language: Language;
-    attemptsAllowed: number | null;
-  },
-): Promise<Quiz> {
-  const { rules, profile, language } = options;
-  const chapterId = attempt.chapterId;
-  const drawn = await loadQuestions(db, attempt.questionIds, attempt.answerOrder);
-  return {
+  const key = `${String(content.version)} ${language} ${String(attemptsAllowed)} ${profile.id} ${String(profile.version)}`;
+  return keptQuizzes(attempt, key, () => ({
     attemptId: attempt.id,
     chapter: chapterId,
     passMark: rules.passMark,
     questionCount: attempt.questionIds.length,
-    attemptsAllowed: options.attemptsAllowed,
+    attemptsAllowed,
     specRules: hasSpecQuizRules(profile.rules),
-    questions: drawn.map(({ question, answers: choices }) => ({
-      id: question.id,
-      chapter_id: question.chapterId,
-      question: pick(language, question.question, question.questionEs),
-      answers: choices.map((answer) => ({
-        id: answer.id,
-        content: pick(language, answer.content, answer.contentEs),
-      })),
-    })),
-  };
+    questions: questionsAsShown(content, attempt.questionIds, attempt.answerOrder).map(
+      ({ question, answers: choices }) => ({
+        id: question.id,
+        chapter_id: question.chapterId,
+        question: pick(language, question.question, question.questionEs),
+        answers: choices.map((answer) => ({
+          id: answer.id,
+          content: pick(language, answer.content, answer.contentEs),
+        })),
+      }),
+    ),
+  }));
 }
 
 /** Spec 7 GET /quiz/answers/{questionId}: only for a question the server drew for this student. */

@@ -254,7 +254,7 @@ describe('seat time', () => {
       expect((await seatTime(student)).course.countedSeconds).toBe(60);
     });
 
-    it('on PGlite, appends a heartbeat only while the newest one is still the one its read saw', async () => {
+    it("writes a heartbeat in PGlite's one statement only while the newest one is still the one its read saw", async () => {
       const student = await learner('four-hour-identity');
       await heartbeat(student, moduleOf(0));
       const [first] = await ledgerRows(student.id);
