@@ -22,6 +22,7 @@ import { loadContent } from '../server/src/db/seed.ts';
 import { counties, courts, moduleCompletions, modules, students } from '../server/src/db/schema.ts';
 import { answersFor, recordChapterPassed } from '../server/src/testing/course.ts';
 import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
+import { postgresCpuSeconds } from './cpu.ts';
 import type { Quiz } from '@ts/contract';
 import { systemClock } from '../server/src/platform/clock.ts';
 import { createMailer } from '../server/src/platform/mail/mailer.ts';
@@ -287,23 +288,6 @@ async function benchFinalPasses(base: string, db: Db, tag: string, anchorUrl: st
   console.log(
     `POST /api/quiz/score, a final pass (${String(count)} students, ${String(CONNECTIONS)} at a time): ${(count / seconds).toFixed(0)} passes/s, p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s, p99 ${String(bare.latency.p99)} ms`,
   );
-}
-
-/** CPU seconds used so far by this machine's PostgreSQL processes (Linux /proc; 0 elsewhere). */
-function postgresCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return ticks / 100;
 }
 
 /** Submits every final, CONNECTIONS at a time, from a worker thread (SUBMIT_ALL). */

@@ -12,6 +12,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,8 +24,10 @@ import { PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { openPostgres } from '../server/src/db/client.ts';
 import { answers, courts, modules } from '../server/src/db/schema.ts';
 import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
+import { postgresCpuSeconds, processCpuSeconds } from './cpu.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
+
 /** The whole run, journeys and deliveries, stops after this long whatever is left. */
 const LIMIT_SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 900);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -73,7 +76,10 @@ async function startInstance(
   port: number,
 ): Promise<{ base: string; child: ChildProcess }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-journey-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  // BENCH_CPU_PROFILE_DIR: each instance writes its CPU profile there when it stops.
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -94,10 +100,40 @@ async function startInstance(
 // ---- one student's journey ---------------------------------------------------------------------
 
 const timings = new Map<string, number[]>();
+
 const failures = new Map<string, number>();
 const passedAt: number[] = [];
 
 class CallFailed extends Error {}
+
+// node:http on kept connections (as autocannon and the final-pass bench use): the load generator
+// shares the two cores with the instances and PostgreSQL, and fetch's own work per call was a
+// large part of a call's machine time.
+const agent = new http.Agent({ keepAlive: true });
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; text: string; setCookie: string[] | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString(),
+          setCookie: response.headers['set-cookie'],
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 async function call<T>(
   label: string,
@@ -110,17 +146,21 @@ async function call<T>(
   let text: string;
   let cookie: string | undefined;
   try {
-    const response = await fetch(`${base}${url}`, {
-      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-      headers: {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const response = await send(
+      new URL(`${base}${url}`),
+      options.method ?? (body === undefined ? 'GET' : 'POST'),
+      {
         ...(options.cookie ? { cookie: options.cookie } : {}),
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
       },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
+      body,
+    );
     status = response.status;
-    text = await response.text();
-    cookie = response.headers.get('set-cookie')?.split(';')[0];
+    text = response.text;
+    cookie = response.setCookie?.[0]?.split(';')[0];
   } catch (error) {
     text = error instanceof Error ? error.message : String(error);
   }
@@ -271,12 +311,17 @@ async function main(): Promise<void> {
       `${String(STUDENTS)} students, all at once, round-robin over ${instances.map((i) => i.base).join(' and ')}; limit ${String(LIMIT_SECONDS)} s`,
     );
     const deadline = performance.now() + LIMIT_SECONDS * 1000;
+    const cpuOfInstances = () => instances.map((instance) => processCpuSeconds(instance.child.pid));
+    const cpuBefore = { generator: process.cpuUsage(), instances: cpuOfInstances(), postgres: postgresCpuSeconds() };
     const started = performance.now();
     const tag = randomBytes(2).toString('hex').toUpperCase();
     const outcomes = await Promise.allSettled(
       Array.from({ length: STUDENTS }, (_, n) => journey(n, instances[n % instances.length]!.base, course, tag)),
     );
     const journeySeconds = (performance.now() - started) / 1000;
+    const generatorCpu = process.cpuUsage(cpuBefore.generator);
+    const instancesCpu = cpuOfInstances().map((seconds, index) => seconds - (cpuBefore.instances[index] ?? 0));
+    const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
     const finished = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
 
     // Deliveries: every passed student's email and their court's, each exactly once.
@@ -293,6 +338,11 @@ async function main(): Promise<void> {
     const all = [...timings.values()].flat().sort((a, b) => a - b);
     console.log(
       `\n${String(finished)} of ${String(STUDENTS)} finished in ${journeySeconds.toFixed(1)} s: ${String(requests)} requests (${(requests / journeySeconds).toFixed(0)} req/s), p50 ${percentile(all, 0.5).toFixed(0)} ms, p99 ${percentile(all, 0.99).toFixed(0)} ms`,
+    );
+    // Where the two shared cores went during the journeys, per request.
+    const perRequest = (seconds: number) => ((seconds * 1000) / requests).toFixed(2);
+    console.log(
+      `CPU per request: instances ${instancesCpu.map(perRequest).join(' and ')} ms, PostgreSQL ${perRequest(postgresCpu)} ms, the load generator ${perRequest((generatorCpu.user + generatorCpu.system) / 1e6)} ms`,
     );
     console.log('\n| call | requests | p50 ms | p99 ms |\n|---|---|---|---|');
     for (const [label, list] of [...timings].sort(([a], [b]) => a.localeCompare(b))) {
