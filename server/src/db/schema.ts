@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   customType,
+  json,
   jsonb,
   primaryKey,
   check,
@@ -457,7 +458,12 @@ export const quizAttempts = pgTable(
     submittedAt: moment('submitted_at'),
     score: integer('score'),
     passed: boolean('passed'),
-    result: jsonb('result'),
+    /**
+     * What the results page showed, in both languages: a record, written once and never queried
+     * into, so `json` (the text, checked) rather than `jsonb` (parsed into a tree on every write,
+     * more than half of the database's work for a final's 28 kB; issue 15).
+     */
+    result: json('result'),
     /** The rules profile version the attempt was drawn and graded under. */
     rulesProfileId: text('rules_profile_id').notNull().default('default'),
     rulesProfileVersion: integer('rules_profile_version').notNull().default(1),

@@ -281,7 +281,7 @@ async function saveGradedAttempt(
 ): Promise<boolean> {
   const graded = sql`graded as (
       update ${quizAttempts} set submitted_at = ${context.clock.now().toISOString()}::timestamptz,
-        score = ${input.score}::int, passed = ${input.passed}::boolean, result = ${JSON.stringify(input.result)}::jsonb
+        score = ${input.score}::int, passed = ${input.passed}::boolean, result = ${JSON.stringify(input.result)}::json
       where id = ${input.attemptId}::int and submitted_at is null
       returning id
     )`;
