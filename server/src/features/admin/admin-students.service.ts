@@ -25,8 +25,16 @@ import { type Clock, systemClock } from '../../platform/clock.ts';
 
 type StaffAuth = Extract<Auth, { kind: 'staff' }>;
 
-const longDate = (date: Date) =>
-  date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+/** A calendar day (a date of birth, stored as the day itself) in the spec's long form: "March 5, 2026". */
+const longDay = (day: Date) =>
+  day.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A moment's day on the school's calendar (SCHOOL_TIME_ZONE) in the same form: a payment taken at
+ * 5 pm Pacific is that day's, as the Payments list and the certificate say, not the next UTC day's.
+ */
+const longMomentDay = (moment: Date, schoolTimeZone: string) =>
+  moment.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: schoolTimeZone });
 
 /** A search term taken literally by LIKE: its own %, _ and \ are escaped (backslash is the default escape). */
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -85,6 +93,8 @@ export async function listAdminStudents(
     sort?: AdminStudentSort | undefined;
     order?: 'asc' | 'desc' | undefined;
   },
+  /** SCHOOL_TIME_ZONE: the day a registration is shown as. */
+  schoolTimeZone: string,
 ): Promise<{ rows: AdminStudentRow[]; total: number; page: number; pageSize: number }> {
   const where = and(
     isNull(students.archivedAt),
@@ -125,7 +135,7 @@ export async function listAdminStudents(
       court_name: row.courtName,
       payment_at: row.paymentAt?.toISOString() ?? null,
       completed_at: row.completedAt?.toISOString() ?? null,
-      created_at_formatted: longDate(row.createdAt),
+      created_at_formatted: longMomentDay(row.createdAt, schoolTimeZone),
     })),
     total: totals?.n ?? 0,
     page: query.page,
@@ -139,7 +149,11 @@ export async function listAdminStudents(
  */
 export async function getStudentDetail(
   db: Db,
-  { auth, clock = systemClock }: { auth: Auth; clock?: Clock },
+  {
+    auth,
+    clock = systemClock,
+    schoolTimeZone,
+  }: { auth: Auth; clock?: Clock; /** SCHOOL_TIME_ZONE: the day a moment is shown as. */ schoolTimeZone: string },
   studentId: number,
 ): Promise<AdminStudent> {
   // The admin page's own wording for a student it cannot show (missing or outside the scope).
@@ -163,16 +177,16 @@ export async function getStudentDetail(
     email: student.email,
     dl_number: student.dlNumber,
     dob: `${student.dob.slice(5, 7)}/${student.dob.slice(8, 10)}/${student.dob.slice(0, 4)}`,
-    dob_formatted: longDate(dobDate),
+    dob_formatted: longDay(dobDate),
     address: student.address,
     city: student.city,
     state: student.state,
     zip: student.zip,
     court: student.courtId,
     court_name: row.courtName,
-    created_at_formatted: longDate(student.createdAt),
+    created_at_formatted: longMomentDay(student.createdAt, schoolTimeZone),
     payment_at: student.paymentAt?.toISOString() ?? null,
-    payment_at_formatted: student.paymentAt ? longDate(student.paymentAt) : null,
+    payment_at_formatted: student.paymentAt ? longMomentDay(student.paymentAt, schoolTimeZone) : null,
     completed_at: student.completedAt?.toISOString() ?? null,
     archived_at: student.archivedAt?.toISOString() ?? null,
     enrolled_by: row.enrolledBy,

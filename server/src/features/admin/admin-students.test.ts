@@ -361,6 +361,26 @@ describe('admin students: GET /api/admin/students and the detail', () => {
       ]);
     });
 
+    it("dates the registration and the payment by the school's calendar, and the birth date as the day it is", async () => {
+      expect(t.config.schoolTimeZone).toBe('America/Los_Angeles');
+      // 7 pm and 8 pm Pacific on March 5: already March 6 in UTC.
+      const student = await createStudent(t.db, {
+        createdAt: new Date('2026-03-06T03:00:00Z'),
+        paymentAt: new Date('2026-03-06T04:00:00Z'),
+        dob: '1990-07-04',
+      });
+
+      const detail = await detailOf(student.id);
+      const rows = (await list({ searchTerm: student.dlNumber })).json<StudentList>().rows;
+
+      expect(detail).toMatchObject({
+        created_at_formatted: 'March 5, 2026',
+        payment_at_formatted: 'March 5, 2026',
+        dob_formatted: 'July 4, 1990',
+      });
+      expect(rows.map((row) => row.created_at_formatted)).toEqual(['March 5, 2026']);
+    });
+
     it('shows no attempts and no enrolling staff member for a student who registered themself', async () => {
       const student = await createStudent(t.db);
       expect(await detailOf(student.id)).toMatchObject({ attempts: [], enrolled_by: null });

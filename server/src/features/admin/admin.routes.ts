@@ -4,13 +4,15 @@ import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { getStudentDetail, listAdminStudents, updateStudentContact } from './admin-students.service.ts';
 
-export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
+export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // Every staff role searches the students; a court-limited admin or clerk only within their court.
-  serve(app, adminStudentsApi.list, ANY_STAFF, async ({ query, auth }) => listAdminStudents(db, auth, query));
+  serve(app, adminStudentsApi.list, ANY_STAFF, async ({ query, auth }) =>
+    listAdminStudents(db, auth, query, config.schoolTimeZone),
+  );
 
   // Every staff role sees a student's detail, within its court scope (404 outside it).
   serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) =>
-    getStudentDetail(db, { auth, clock }, params.id),
+    getStudentDetail(db, { auth, clock, schoolTimeZone: config.schoolTimeZone }, params.id),
   );
 
   // Issue 19: admins (a court's own admin for that court's students), never clerks.
@@ -20,7 +22,7 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock }: AppDeps
     staffRoles('super_admin', 'admin', 'court_admin'),
     async ({ params, body, auth }) => {
       await updateStudentContact(db, clock, { auth, staffId: auth.staffId, studentId: params.id, contact: body });
-      return getStudentDetail(db, { auth, clock }, params.id);
+      return getStudentDetail(db, { auth, clock, schoolTimeZone: config.schoolTimeZone }, params.id);
     },
   );
 }
