@@ -13,6 +13,7 @@ import {
   readCertificateSubject,
 } from '../certificates/certificates.service.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
@@ -65,10 +66,18 @@ export async function completeModule(
     profile,
     scope: { kind: 'module', moduleId: input.moduleId },
   });
-  await db
-    .insert(moduleCompletions)
-    .values({ studentId: input.studentId, moduleId: input.moduleId, completedAt: context.clock.now() })
-    .onConflictDoNothing();
+  // Prepared once (issue 15): the busiest write of a course, a module at a time.
+  await prepareOnce(db, 'complete_module', (database) =>
+    database
+      .insert(moduleCompletions)
+      .values({
+        studentId: sql.placeholder('studentId'),
+        moduleId: sql.placeholder('moduleId'),
+        completedAt: sql.placeholder('at'),
+      })
+      .onConflictDoNothing()
+      .prepare('complete_module'),
+  ).execute({ studentId: input.studentId, moduleId: input.moduleId, at: context.clock.now() });
 }
 
 /** Spec 4: the quiz step is complete only when the chapter is complete and the status is PASS. */
