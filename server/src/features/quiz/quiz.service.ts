@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -144,16 +144,12 @@ async function drawAttempt(
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
-    const open = await findOpenAttempt(tx, studentId, chapterId);
-    if (open) return open;
+    // The latest attempt is the open one when there is one (this lock lets no second be drawn);
+    // otherwise its questions are the ones not to draw again.
+    const latest = await findLatestAttempt(tx, studentId, chapterId);
+    if (latest && latest.submittedAt === null) return latest;
     await assertAttemptAllowed(tx, clock, { studentId, chapterId, rules });
-    const [previous] = await tx
-      .select({ questionIds: quizAttempts.questionIds })
-      .from(quizAttempts)
-      .where(and(eq(quizAttempts.studentId, studentId), eq(quizAttempts.chapterId, chapterId)))
-      .orderBy(desc(quizAttempts.id))
-      .limit(1);
-    const seen = new Set(previous?.questionIds ?? []);
+    const seen = new Set(latest?.questionIds ?? []);
     const questionIds =
       chapterId === FINAL_EXAM_CHAPTER
         ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
@@ -180,9 +176,9 @@ async function drawAttempt(
   return presentAttempt(db, attempt, rules, profile, input.language);
 }
 
-/** An unsubmitted attempt (one of the student's own), as a draw answers it. */
-async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
-  const [open] = await prepareOnce(db, 'find_open_attempt', (database) =>
+/** The student's latest attempt at a quiz, submitted or not (a draw's one read, under its lock). */
+async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
+  const [latest] = await prepareOnce(db, 'find_latest_attempt', (database) =>
     database
       .select()
       .from(quizAttempts)
@@ -190,14 +186,13 @@ async function findOpenAttempt(db: Db, studentId: number, chapterId: number) {
         and(
           eq(quizAttempts.studentId, sql.placeholder('studentId')),
           eq(quizAttempts.chapterId, sql.placeholder('chapterId')),
-          isNull(quizAttempts.submittedAt),
         ),
       )
       .orderBy(desc(quizAttempts.id))
       .limit(1)
-      .prepare('find_open_attempt'),
+      .prepare('find_latest_attempt'),
   ).execute({ studentId, chapterId });
-  return open;
+  return latest;
 }
 
 /**
