@@ -22,6 +22,34 @@ const PROGRESS_COPIES = 20_000;
 const progressCopies = createVersionedCopies<StudentProgress>(PROGRESS_COPIES);
 
 /**
+ * The columns a progress copy is read from, for a query whose rows are students: a caller that
+ * reads the student's row for its own copy anyway (the quiz draw's open attempts) reads these in
+ * the same trip and keeps them (keepStudentProgress), so the draw's progress check needs no query.
+ */
+export function studentProgressColumns() {
+  return {
+    moduleIds: sql<number[]>`(select json_agg(${moduleCompletions.moduleId}) from ${moduleCompletions}
+      where ${moduleCompletions.studentId} = ${OUTER_STUDENT_ID})`.mapWith(jsonIdsColumn),
+    chapterIds: completedChapterIdsColumn(OUTER_STUDENT_ID),
+  };
+}
+
+/** Keeps a progress read at `version` as this instance's copy (studentProgressColumns). */
+export function keepStudentProgress(
+  db: Db,
+  studentId: number,
+  read: { version: number; moduleIds: number[] | null; chapterIds: number[] | null },
+): StudentProgress {
+  const fresh: StudentProgress = {
+    version: read.version,
+    moduleIds: new Set(read.moduleIds ?? []),
+    chapterIds: read.chapterIds ?? [],
+  };
+  progressCopies.keep(db, studentId, fresh);
+  return fresh;
+}
+
+/**
  * The student's completed modules and chapters, from this instance's copy when it is as new as
  * the progress version the session lookup read at the start of the request (issue 15, decision
  * 019): a trigger raises the version on every change to the completions, whoever writes, so a
@@ -37,21 +65,14 @@ export async function getStudentProgress(
   if (held) return held;
   const [row] = await prepareOnce(db, 'read_student_progress', (database) =>
     database
-      .select({
-        version: students.progressVersion,
-        moduleIds: sql<number[]>`(select json_agg(${moduleCompletions.moduleId}) from ${moduleCompletions}
-          where ${moduleCompletions.studentId} = ${OUTER_STUDENT_ID})`.mapWith(jsonIdsColumn),
-        chapterIds: completedChapterIdsColumn(OUTER_STUDENT_ID),
-      })
+      .select({ version: students.progressVersion, ...studentProgressColumns() })
       .from(students)
       .where(eq(students.id, sql.placeholder('studentId')))
       .prepare('read_student_progress'),
   ).execute({ studentId: student.studentId });
-  const fresh: StudentProgress = {
+  return keepStudentProgress(db, student.studentId, {
     version: row?.version ?? student.progressVersion,
-    moduleIds: new Set(row?.moduleIds ?? []),
-    chapterIds: row?.chapterIds ?? [],
-  };
-  progressCopies.keep(db, student.studentId, fresh);
-  return fresh;
+    moduleIds: row?.moduleIds ?? null,
+    chapterIds: row?.chapterIds ?? null,
+  });
 }

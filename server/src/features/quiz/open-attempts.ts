@@ -5,6 +5,7 @@ import { prepareOnce } from '../../db/prepared.ts';
 import { createVersionedCopies } from '../../db/versioned-copies.ts';
 import { quizAttempts, students } from '../../db/schema.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
+import { keepStudentProgress, studentProgressColumns } from '../progress/progress.queries.ts';
 
 /** What showing an unsubmitted attempt again, or grading it, needs of it. */
 export type OpenAttempt = Pick<
@@ -20,43 +21,60 @@ interface OpenAttemptsCopy {
 /** As many students as the progress copies hold (decision 019); the least recently used go first. */
 const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
 
+/** The student's open attempts as a column of a query whose rows are students. */
+function openAttemptsColumn() {
+  return sql<OpenAttempt[] | null>`(select json_agg(json_build_object(
+      'id', ${quizAttempts.id}, 'studentId', ${quizAttempts.studentId}, 'chapterId', ${quizAttempts.chapterId},
+      'questionIds', ${quizAttempts.questionIds}, 'answerOrder', ${quizAttempts.answerOrder},
+      'rulesProfileId', ${quizAttempts.rulesProfileId}, 'rulesProfileVersion', ${quizAttempts.rulesProfileVersion})
+      order by ${quizAttempts.id})
+    from ${quizAttempts}
+    where ${quizAttempts.studentId} = ${OUTER_STUDENT_ID} and ${quizAttempts.submittedAt} is null)`.mapWith(
+    (value) => parseJsonColumn(value) as OpenAttempt[] | null,
+  );
+}
+
 /**
  * A student's unsubmitted attempt at a quiz, from this instance's copy when it is as new as the
  * progress version the session lookup read (issue 15): a trigger raises that version whenever an
  * attempt is drawn or graded (migration 0014), whoever writes, so a reload of an open quiz needs
  * no query of its own on any instance, nor does grading it. Otherwise one query reads the student's
- * open attempts.
+ * open attempts; `withProgress` (a draw, which checks the student's progress next) reads their
+ * completions in the same trip and keeps them as the progress copy (decision 029).
  * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).
  */
 export async function findFreshOpenAttempt(
   db: Db,
   student: { studentId: number; progressVersion: number },
   chapterId: number,
+  { withProgress = false }: { withProgress?: boolean } = {},
 ): Promise<OpenAttempt | undefined> {
   if (db instanceof PgTransaction) throw new Error('findFreshOpenAttempt takes the database, not a transaction');
   const held = copies.fresh(db, student.studentId, student.progressVersion);
   if (held) return held.byChapter.get(chapterId);
-  const [row] = await prepareOnce(db, 'read_open_attempts', (database) =>
-    database
-      .select({
-        version: students.progressVersion,
-        open: sql<OpenAttempt[] | null>`(select json_agg(json_build_object(
-            'id', ${quizAttempts.id}, 'studentId', ${quizAttempts.studentId}, 'chapterId', ${quizAttempts.chapterId},
-            'questionIds', ${quizAttempts.questionIds}, 'answerOrder', ${quizAttempts.answerOrder},
-            'rulesProfileId', ${quizAttempts.rulesProfileId}, 'rulesProfileVersion', ${quizAttempts.rulesProfileVersion})
-            order by ${quizAttempts.id})
-          from ${quizAttempts}
-          where ${quizAttempts.studentId} = ${OUTER_STUDENT_ID} and ${quizAttempts.submittedAt} is null)`.mapWith(
-          (value) => parseJsonColumn(value) as OpenAttempt[] | null,
-        ),
-      })
-      .from(students)
-      .where(eq(students.id, sql.placeholder('studentId')))
-      .prepare('read_open_attempts'),
-  ).execute({ studentId: student.studentId });
+  let read: { version: number; open: OpenAttempt[] | null } | undefined;
+  if (withProgress) {
+    const [row] = await prepareOnce(db, 'read_open_attempts_and_progress', (database) =>
+      database
+        .select({ version: students.progressVersion, open: openAttemptsColumn(), ...studentProgressColumns() })
+        .from(students)
+        .where(eq(students.id, sql.placeholder('studentId')))
+        .prepare('read_open_attempts_and_progress'),
+    ).execute({ studentId: student.studentId });
+    if (row) keepStudentProgress(db, student.studentId, row);
+    read = row;
+  } else {
+    [read] = await prepareOnce(db, 'read_open_attempts', (database) =>
+      database
+        .select({ version: students.progressVersion, open: openAttemptsColumn() })
+        .from(students)
+        .where(eq(students.id, sql.placeholder('studentId')))
+        .prepare('read_open_attempts'),
+    ).execute({ studentId: student.studentId });
+  }
   // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
-  const byChapter = new Map((row?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
-  const fresh: OpenAttemptsCopy = { version: row?.version ?? student.progressVersion, byChapter };
+  const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
+  const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);
   return byChapter.get(chapterId);
 }

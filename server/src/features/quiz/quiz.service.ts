@@ -131,7 +131,7 @@ async function drawAttempt(
   const rules = quizRulesFor(profile.rules, chapterId);
   // A reload shows the unsubmitted attempt again. What let it be drawn still holds (completions
   // are never undone), so only the course gate, asked by the caller, is asked again: one query.
-  const shown = await findFreshOpenAttempt(db, input, chapterId);
+  const shown = await findFreshOpenAttempt(db, input, chapterId, { withProgress: true });
   if (shown) return presentAttempt(db, shown, rules, profile, input.language);
   await assertQuizOpen(db, input, chapterId);
   await assertSeatTimeMet(db, {
