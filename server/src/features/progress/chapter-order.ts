@@ -29,6 +29,19 @@ export function prerequisiteChapters(chapterId: number): number[] {
 }
 
 /**
+ * The same rule as a condition of a statement (issue 15: a module's completion is written in one
+ * trip only while its chapter is open): true when the student (`studentId`, an SQL expression)
+ * completed every chapter of `needed`, a JSON array parameter holding prerequisiteChapters.
+ */
+export function chapterOpenCondition(studentId: SQL, needed: SQL): SQL {
+  return sql`not exists (
+    select 1 from jsonb_array_elements_text(${needed}::jsonb) as needed(chapter_id)
+    where not exists (
+      select 1 from ${chapterCompletions}
+      where ${chapterCompletions.studentId} = ${studentId} and ${chapterCompletions.chapterId} = needed.chapter_id::int))`;
+}
+
+/**
  * The student's completed chapter ids as a column of a query whose rows are students
  * (`studentId` is its student id column): the heartbeat reads them with its seat time in one trip.
  */

@@ -17,7 +17,12 @@ import { prepareOnce } from '../../db/prepared.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
-import { assertChapterOpen, assertChapterOpenGiven } from './chapter-order.ts';
+import {
+  assertChapterOpen,
+  assertChapterOpenGiven,
+  chapterOpenCondition,
+  prerequisiteChapters,
+} from './chapter-order.ts';
 import { getStudentProgress } from './progress.queries.ts';
 
 export async function assertChapterExists(db: Db, chapterId: number): Promise<void> {
@@ -60,24 +65,32 @@ export async function completeModule(
   const profile = await assertCourseOpen(db, context, input);
   const module = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!module) throw notFound('No such module.');
-  await assertChapterOpen(db, input.studentId, module.chapterId);
+  // Under a profile that asks time per module, a chapter not open yet is told before the time owed.
+  if (profile.rules.seatTime.minutesPerModule > 0) await assertChapterOpen(db, input.studentId, module.chapterId);
   await assertSeatTimeMet(db, {
     studentId: input.studentId,
     profile,
     scope: { kind: 'module', moduleId: input.moduleId },
   });
-  // Prepared once (issue 15): the busiest write of a course, a module at a time.
-  await prepareOnce(db, 'complete_module', (database) =>
+  // One trip, prepared once (issue 15: 17 of a student's 44 calls): written only while the
+  // chapter is open. Nothing written is a repeat or a chapter not open yet; the check tells which.
+  const written = await prepareOnce(db, 'complete_module', (database) =>
     database
       .insert(moduleCompletions)
-      .values({
-        studentId: sql.placeholder('studentId'),
-        moduleId: sql.placeholder('moduleId'),
-        completedAt: sql.placeholder('at'),
-      })
+      .select(
+        sql`select ${sql.placeholder('studentId')}::int, ${sql.placeholder('moduleId')}::int, ${sql.placeholder('at')}::timestamptz
+          where ${chapterOpenCondition(sql`${sql.placeholder('studentId')}::int`, sql`${sql.placeholder('needed')}`)}`,
+      )
       .onConflictDoNothing()
+      .returning({ moduleId: moduleCompletions.moduleId })
       .prepare('complete_module'),
-  ).execute({ studentId: input.studentId, moduleId: input.moduleId, at: context.clock.now() });
+  ).execute({
+    studentId: input.studentId,
+    moduleId: input.moduleId,
+    at: context.clock.now().toISOString(),
+    needed: JSON.stringify(prerequisiteChapters(module.chapterId)),
+  });
+  if (written.length === 0) await assertChapterOpen(db, input.studentId, module.chapterId);
 }
 
 /** Spec 4: the quiz step is complete only when the chapter is complete and the status is PASS. */

@@ -22,10 +22,26 @@ describe('course progress: chapter order, modules before a quiz, chapter complet
     const [moduleOfTwo] = (await client.get('/api/content/modules/2')).json<{ id: number }[]>();
     const early = await client.post('/api/students/moduleComplete', { studentId: id, moduleId: moduleOfTwo!.id });
     expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('CHAPTER_LOCKED');
+    expect((await client.get('/api/content/modules/2')).json<{ complete: boolean }[]>()[0]?.complete).toBe(false);
 
     const final = await client.get(`/api/quiz/finalExamQuestions/${String(id)}`);
     expect(final.statusCode).toBe(409);
     expect(final.json().error.message).toBe('You must complete all the chapters before taking the final exam!');
+  });
+
+  it('records a module of a chapter once the chapters before it are complete, and a repeat changes nothing', async () => {
+    const { id, client } = await paidStudent();
+    await passChapter(client, t.db, id, 1);
+    const [first] = (await client.get('/api/content/modules/2')).json<{ id: number }[]>();
+
+    for (let i = 0; i < 2; i++) {
+      const marked = await client.post('/api/students/moduleComplete', { studentId: id, moduleId: first!.id });
+      expect(marked.statusCode).toBe(200);
+    }
+
+    const modules = (await client.get('/api/content/modules/2')).json<{ id: number; complete: boolean }[]>();
+    expect(modules.filter((module) => module.complete).map((module) => module.id)).toEqual([first!.id]);
   });
 
   it('opens a chapter quiz only when every module of the chapter is marked complete', async () => {
