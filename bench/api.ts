@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
-import { loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
+import { defaultDatabasePoolSize, loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { type Db, dropQueryParsers, openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
 import { loadContent } from '../server/src/db/seed.ts';
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-bench-'));
   const database = url
-    ? openPostgres(url, { max: Number(process.env.BENCH_POOL ?? 10) })
+    ? openPostgres(url, { max: Number(process.env.BENCH_POOL ?? defaultDatabasePoolSize()) })
     : await openPglite({ dataDir });
   await migrateDatabase(database);
   await loadContent(database.db);

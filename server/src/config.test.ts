@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadTestConfig, PRODUCTION_WITHOUT_SERVICES } from './config.ts';
+import os from 'node:os';
+import {
+  ConfigError,
+  defaultDatabasePoolSize,
+  loadConfig,
+  loadTestConfig,
+  PRODUCTION_WITHOUT_SERVICES,
+} from './config.ts';
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
@@ -22,6 +29,7 @@ describe('loadConfig', () => {
       secureCookies: false,
       dataDir: './data',
       databaseUrl: undefined,
+      databasePoolSize: Math.max(4, 2 * os.availableParallelism()),
       admin: { username: 'admin', email: 'admin@example.com', password: undefined },
       smtpUrl: undefined,
       mailFrom: 'Traffic School <no-reply@example.com>',
@@ -51,6 +59,7 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://school.example',
       DATA_DIR: '/var/lib/school',
       DATABASE_URL: 'postgres://db.example/school',
+      DATABASE_POOL_SIZE: '6',
       ADMIN_USERNAME: 'principal',
       ADMIN_EMAIL: 'principal@school.example',
       ADMIN_PASSWORD: 'a long enough secret',
@@ -73,6 +82,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://school.example',
       dataDir: '/var/lib/school',
       databaseUrl: 'postgres://db.example/school',
+      databasePoolSize: 6,
       admin: { username: 'principal', email: 'principal@school.example', password: 'a long enough secret' },
       smtpUrl: 'smtp://mail.example:587',
       mailFrom: 'School <school@school.example>',
@@ -83,6 +93,12 @@ describe('loadConfig', () => {
       videoBaseUrl: 'https://videos.example',
       logLevel: 'warn',
     });
+  });
+
+  it('keeps twice the cores in PostgreSQL connections per instance, at least 4, unless told', () => {
+    expect([1, 2, 3, 8].map((cores) => defaultDatabasePoolSize(cores))).toEqual([4, 4, 6, 16]);
+    expect(problemsOf({ DATABASE_POOL_SIZE: '0' })[0]).toMatch(/^DATABASE_POOL_SIZE:/);
+    expect(problemsOf({ DATABASE_POOL_SIZE: 'many' })[0]).toMatch(/^DATABASE_POOL_SIZE:/);
   });
 
   it('derives the public address from the port when PUBLIC_URL is not set', () => {

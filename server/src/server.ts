@@ -30,7 +30,7 @@ export async function runServer(options: ServerOptions = {}): Promise<void> {
   let releaseLock = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl);
+    database = openPostgres(config.databaseUrl, { max: config.databasePoolSize });
   } else {
     releaseLock = acquireDataDirLock(config.dataDir);
     database = await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });

@@ -20,6 +20,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres' 10 otherwise). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
