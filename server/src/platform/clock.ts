@@ -18,3 +18,16 @@ export function localDate(moment: Date, timeZone: string): string {
   }
   return format.format(moment);
 }
+
+/** Built once: a page of students asks for it once a row. */
+const longUsFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A calendar day (YYYY-MM-DD) as the server's messages and the admin pages write it: "January 30, 2027". */
+export function longUsDate(isoDate: string): string {
+  return longUsFormat.format(new Date(`${isoDate}T00:00:00Z`));
+}

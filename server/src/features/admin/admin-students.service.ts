@@ -21,20 +21,9 @@ import { getRulesProfile } from '../rules/rules.service.ts';
 import { listRulesExceptions } from '../rules/exceptions.service.ts';
 import { getStudentIdentity } from '../identity-checks/identity-checks.service.ts';
 import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
-import { type Clock, systemClock } from '../../platform/clock.ts';
+import { type Clock, localDate, longUsDate, systemClock } from '../../platform/clock.ts';
 
 type StaffAuth = Extract<Auth, { kind: 'staff' }>;
-
-/** A calendar day (a date of birth, stored as the day itself) in the spec's long form: "March 5, 2026". */
-const longDay = (day: Date) =>
-  day.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-
-/**
- * A moment's day on the school's calendar (SCHOOL_TIME_ZONE) in the same form: a payment taken at
- * 5 pm Pacific is that day's, as the Payments list and the certificate say, not the next UTC day's.
- */
-const longMomentDay = (moment: Date, schoolTimeZone: string) =>
-  moment.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: schoolTimeZone });
 
 /** A search term taken literally by LIKE: its own %, _ and \ are escaped (backslash is the default escape). */
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -135,7 +124,7 @@ export async function listAdminStudents(
       court_name: row.courtName,
       payment_at: row.paymentAt?.toISOString() ?? null,
       completed_at: row.completedAt?.toISOString() ?? null,
-      created_at_formatted: longMomentDay(row.createdAt, schoolTimeZone),
+      created_at_formatted: longUsDate(localDate(row.createdAt, schoolTimeZone)),
     })),
     total: totals?.n ?? 0,
     page: query.page,
@@ -169,7 +158,6 @@ export async function getStudentDetail(
   const { student } = row;
   const paymentRows = await listPaymentsOf(db, studentId);
   const attemptRows = await listSubmittedAttemptsOf(db, studentId);
-  const dobDate = new Date(`${student.dob}T00:00:00Z`);
   return {
     id: student.id,
     first_name: student.firstName,
@@ -177,16 +165,16 @@ export async function getStudentDetail(
     email: student.email,
     dl_number: student.dlNumber,
     dob: `${student.dob.slice(5, 7)}/${student.dob.slice(8, 10)}/${student.dob.slice(0, 4)}`,
-    dob_formatted: longDay(dobDate),
+    dob_formatted: longUsDate(student.dob),
     address: student.address,
     city: student.city,
     state: student.state,
     zip: student.zip,
     court: student.courtId,
     court_name: row.courtName,
-    created_at_formatted: longMomentDay(student.createdAt, schoolTimeZone),
+    created_at_formatted: longUsDate(localDate(student.createdAt, schoolTimeZone)),
     payment_at: student.paymentAt?.toISOString() ?? null,
-    payment_at_formatted: student.paymentAt ? longMomentDay(student.paymentAt, schoolTimeZone) : null,
+    payment_at_formatted: student.paymentAt ? longUsDate(localDate(student.paymentAt, schoolTimeZone)) : null,
     completed_at: student.completedAt?.toISOString() ?? null,
     archived_at: student.archivedAt?.toISOString() ?? null,
     enrolled_by: row.enrolledBy,

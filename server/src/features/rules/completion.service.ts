@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { students } from '../../db/schema.ts';
-import { type Clock, localDate } from '../../platform/clock.ts';
+import { type Clock, localDate, longUsDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import type { StudentProfile } from './rules.service.ts';
 import { windowExtensionDaysColumn } from './exceptions.queries.ts';
@@ -32,16 +32,6 @@ const DAY = 86_400_000;
 /** A calendar day plus (or minus) some days. */
 export function addDays(isoDate: string, days: number): string {
   return new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-}
-
-/** "January 30, 2027", for the server's messages. */
-export function longUsDate(isoDate: string): string {
-  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
 }
 
 /** The rule itself, on plain values: what the student's deadline is on `today`. */
