@@ -27,7 +27,6 @@ import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
 import { postgresCpuSeconds, processCpuSeconds } from './cpu.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
-
 /** The whole run, journeys and deliveries, stops after this long whatever is left. */
 const LIMIT_SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 900);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -100,7 +99,6 @@ async function startInstance(
 // ---- one student's journey ---------------------------------------------------------------------
 
 const timings = new Map<string, number[]>();
-
 const failures = new Map<string, number>();
 const passedAt: number[] = [];
 

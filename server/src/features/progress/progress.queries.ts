@@ -38,7 +38,7 @@ export function studentProgressColumns() {
 export function keepStudentProgress(
   db: Db,
   studentId: number,
-  read: { version: number; moduleIds: number[] | null; chapterIds: number[] | null },
+  read: { version: number; moduleIds?: number[] | null | undefined; chapterIds?: number[] | null | undefined },
 ): StudentProgress {
   const fresh: StudentProgress = {
     version: read.version,

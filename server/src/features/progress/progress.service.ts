@@ -15,7 +15,7 @@ import {
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
-import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
+import { assertSeatTimeMet, seatTimeMinutes } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
 import {
   assertChapterOpen,
@@ -65,13 +65,11 @@ export async function completeModule(
   const profile = await assertCourseOpen(db, context, input);
   const module = (await getCourseContent(db)).moduleById.get(input.moduleId);
   if (!module) throw notFound('No such module.');
+  const scope = { kind: 'module', moduleId: input.moduleId } as const;
   // Under a profile that asks time per module, a chapter not open yet is told before the time owed.
-  if (profile.rules.seatTime.minutesPerModule > 0) await assertChapterOpen(db, input.studentId, module.chapterId);
-  await assertSeatTimeMet(db, {
-    studentId: input.studentId,
-    profile,
-    scope: { kind: 'module', moduleId: input.moduleId },
-  });
+  if (seatTimeMinutes(profile.rules.seatTime, scope) > 0)
+    await assertChapterOpen(db, input.studentId, module.chapterId);
+  await assertSeatTimeMet(db, { studentId: input.studentId, profile, scope });
   // One trip, prepared once (issue 15: 17 of a student's 44 calls): written only while the
   // chapter is open. Nothing written is a repeat or a chapter not open yet; the check tells which.
   const written = await prepareOnce(db, 'complete_module', (database) =>

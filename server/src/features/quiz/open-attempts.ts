@@ -52,26 +52,20 @@ export async function findFreshOpenAttempt(
   if (db instanceof PgTransaction) throw new Error('findFreshOpenAttempt takes the database, not a transaction');
   const held = copies.fresh(db, student.studentId, student.progressVersion);
   if (held) return held.byChapter.get(chapterId);
-  let read: { version: number; open: OpenAttempt[] | null } | undefined;
-  if (withProgress) {
-    const [row] = await prepareOnce(db, 'read_open_attempts_and_progress', (database) =>
-      database
-        .select({ version: students.progressVersion, open: openAttemptsColumn(), ...studentProgressColumns() })
-        .from(students)
-        .where(eq(students.id, sql.placeholder('studentId')))
-        .prepare('read_open_attempts_and_progress'),
-    ).execute({ studentId: student.studentId });
-    if (row) keepStudentProgress(db, student.studentId, row);
-    read = row;
-  } else {
-    [read] = await prepareOnce(db, 'read_open_attempts', (database) =>
-      database
-        .select({ version: students.progressVersion, open: openAttemptsColumn() })
-        .from(students)
-        .where(eq(students.id, sql.placeholder('studentId')))
-        .prepare('read_open_attempts'),
-    ).execute({ studentId: student.studentId });
-  }
+  // Two statements, each prepared once: a draw's read adds the completions, a grade's does not.
+  const name = withProgress ? 'read_open_attempts_and_progress' : 'read_open_attempts';
+  const [read] = await prepareOnce(db, name, (database) =>
+    database
+      .select({
+        version: students.progressVersion,
+        open: openAttemptsColumn(),
+        ...(withProgress ? studentProgressColumns() : {}),
+      })
+      .from(students)
+      .where(eq(students.id, sql.placeholder('studentId')))
+      .prepare(name),
+  ).execute({ studentId: student.studentId });
+  if (read && withProgress) keepStudentProgress(db, student.studentId, read);
   // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };

@@ -173,6 +173,15 @@ const WHERE_TEXT: Record<SeatTimeScope['kind'], string> = {
   course: 'in the course before the final exam',
 };
 
+/** The minutes a profile asks before Mark Complete (a module), a chapter's quiz or the final. */
+export function seatTimeMinutes(rules: SeatTimeRules, scope: SeatTimeScope): number {
+  return scope.kind === 'module'
+    ? rules.minutesPerModule
+    : scope.kind === 'chapter'
+      ? rules.minutesPerChapter
+      : rules.minutesBeforeFinal;
+}
+
 /**
  * Mark Complete, a chapter's quiz and the final wait for the profile's minimum time (409
  * SEAT_TIME_REQUIRED with the seconds still required). Under a minimum of 0 nothing is read
@@ -182,13 +191,7 @@ export async function assertSeatTimeMet(
   db: Db,
   { studentId, profile, scope }: { studentId: number; profile: StudentProfile; scope: SeatTimeScope },
 ): Promise<void> {
-  const { seatTime } = profile.rules;
-  const minutes =
-    scope.kind === 'module'
-      ? seatTime.minutesPerModule
-      : scope.kind === 'chapter'
-        ? seatTime.minutesPerChapter
-        : seatTime.minutesBeforeFinal;
+  const minutes = seatTimeMinutes(profile.rules.seatTime, scope);
   if (minutes === 0) return;
   const moduleId = scope.kind === 'module' ? scope.moduleId : null;
   const chapterId = scope.kind === 'chapter' ? scope.chapterId : null;
