@@ -95,4 +95,30 @@ describe('two instances on one database', () => {
     expect(next.attemptId).not.toBe(drawn.attemptId);
     expect((await client.get('/api/quiz/questions/1')).json<Quiz>().attemptId).toBe(next.attemptId);
   });
+
+  it('refuses, on the instance that drew it, an attempt already graded through the other, and keeps the first grade', async () => {
+    const { id, client } = await signInPaidStudent(t);
+    await completeModulesOf(client, t.db, id, 1);
+    const onSecond = apiClient(second.app, client.cookie);
+    // Drawn on the first instance, which holds the attempt for its submission.
+    const drawn = (await client.get('/api/quiz/questions/1')).json<Quiz>();
+    const failing = await answersFor(t.db, drawn, 0);
+    const graded = await onSecond.post('/api/quiz/score', {
+      studentId: id,
+      chapter: 1,
+      attemptId: drawn.attemptId,
+      questions: failing,
+    });
+    expect(graded.json<QuizResult>().status).toBe('FAIL');
+
+    const again = await client.post('/api/quiz/score', {
+      studentId: id,
+      chapter: 1,
+      attemptId: drawn.attemptId,
+      questions: await answersFor(t.db, drawn, drawn.questions.length),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: { code: 'NO_OPEN_ATTEMPT' } });
+    expect((await client.get(`/api/students/${String(id)}/completedChapters`)).json()).toEqual([]);
+  });
 });

@@ -21,6 +21,51 @@ interface OpenAttemptsCopy {
 /** As many students as the progress copies hold (decision 019); the least recently used go first. */
 const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
 
+/**
+ * Attempts this instance drew, showed or read while open, by id (issue 15). What grading needs of
+ * an attempt (its questions, their order, its rules) never changes once it is drawn, and the
+ * grading statement grades only an attempt not yet submitted, so a submission naming an attempt
+ * held here needs no read of its own, whichever instance graded or drew since. Kept per database,
+ * at most as many as the copies, the oldest out first.
+ */
+const heldByDb = new WeakMap<Db, Map<number, OpenAttempt>>();
+const HELD_LIMIT = 20_000;
+
+function heldAttemptsOf(db: Db): Map<number, OpenAttempt> {
+  let held = heldByDb.get(db);
+  if (!held) {
+    held = new Map();
+    heldByDb.set(db, held);
+  }
+  return held;
+}
+
+/** Notes an attempt seen open (drawn, shown again or read), for its submission. */
+export function holdOpenAttempt(db: Db, attempt: OpenAttempt): void {
+  const held = heldAttemptsOf(db);
+  held.delete(attempt.id);
+  held.set(attempt.id, attempt);
+  const oldest = held.keys().next();
+  if (held.size > HELD_LIMIT && !oldest.done) held.delete(oldest.value);
+}
+
+/**
+ * The attempt a submission names, when this instance holds it and it is this student's attempt at
+ * this chapter; whether it is still open is for the grading statement to say.
+ */
+export function findHeldAttempt(
+  db: Db,
+  input: { studentId: number; chapterId: number; attemptId: number },
+): OpenAttempt | undefined {
+  const attempt = heldAttemptsOf(db).get(input.attemptId);
+  return attempt?.studentId === input.studentId && attempt.chapterId === input.chapterId ? attempt : undefined;
+}
+
+/** Forgets an attempt once submitted: it is never graded again. */
+export function releaseAttempt(db: Db, attemptId: number): void {
+  heldAttemptsOf(db).delete(attemptId);
+}
+
 /** The student's open attempts as a column of a query whose rows are students. */
 function openAttemptsColumn() {
   return sql<OpenAttempt[] | null>`(select json_agg(json_build_object(
@@ -68,6 +113,7 @@ export async function findFreshOpenAttempt(
   if (read && withProgress) keepStudentProgress(db, student.studentId, read);
   // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
+  for (const attempt of byChapter.values()) holdOpenAttempt(db, attempt);
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);
   return byChapter.get(chapterId);

@@ -17,11 +17,20 @@ import { selectPreparedRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
-import { findFreshOpenAttempt, type OpenAttempt } from './open-attempts.ts';
+import {
+  findFreshOpenAttempt,
+  findHeldAttempt,
+  holdOpenAttempt,
+  type OpenAttempt,
+  releaseAttempt,
+} from './open-attempts.ts';
 import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { createKeptAnswers } from '../../platform/kept-answers.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
+
+const alreadySubmitted = () =>
+  new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
 
 /** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
 type StoredResult = Record<Language, ResultQuestion[]>;
@@ -172,7 +181,6 @@ async function drawAttempt(
     if (!created) throw new Error('attempt was not saved');
     return created;
   });
-
   return presentAttempt(db, attempt, rules, profile, input.language);
 }
 
@@ -211,6 +219,8 @@ async function presentAttempt(
   language: Language,
 ): Promise<Quiz> {
   const chapterId = attempt.chapterId;
+  // Its submission is graded from this (findHeldAttempt).
+  holdOpenAttempt(db, attempt);
   const content = await getCourseContent(db);
   const attemptsAllowed = await attemptsAllowedFor(db, { studentId: attempt.studentId, chapterId, rules });
   const key = `${String(content.version)} ${language} ${String(attemptsAllowed)} ${profile.id} ${String(profile.version)}`;
@@ -311,12 +321,13 @@ export async function gradeQuizAttempt(
 ): Promise<QuizResult> {
   const { studentId, chapterId } = input;
   await assertCourseOpen(db, context, input);
-  // The open attempt as the reload shows it: from this instance's copy while it is fresh.
-  const open = await findFreshOpenAttempt(db, input, chapterId);
+  // The attempt named, held by this instance since it was drawn or shown; otherwise the open
+  // attempt as the reload shows it, from this instance's copy while it is fresh.
+  const held =
+    input.attemptId === undefined ? undefined : findHeldAttempt(db, { ...input, attemptId: input.attemptId });
+  const open = held ?? (await findFreshOpenAttempt(db, input, chapterId));
   const attempt = open && (input.attemptId === undefined || open.id === input.attemptId) ? open : undefined;
-  if (!attempt) {
-    throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
-  }
+  if (!attempt) throw alreadySubmitted();
 
   const expected = attempt.questionIds;
   const chosen = new Map(input.submitted.map((entry) => [entry.question, entry.answer]));
@@ -358,8 +369,10 @@ export async function gradeQuizAttempt(
     result,
     certificate,
   });
-  // Two submissions of one attempt at once: only the first is graded.
-  if (!graded) throw new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted.');
+  releaseAttempt(db, attempt.id);
+  // Two submissions of one attempt at once (or a held attempt submitted through another
+  // instance): only the first is graded.
+  if (!graded) throw alreadySubmitted();
 
   return {
     submissionId: attempt.id,
