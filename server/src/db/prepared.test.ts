@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { createCourt, createStudent } from '../testing/factories.ts';
-import { type Database, runsOnPglite } from './client.ts';
+import { type Database, type Db, runsOnPglite } from './client.ts';
 import { keptPlansSettled, prepareOnce } from './prepared.ts';
 import { selectRawRows } from './raw-rows.ts';
-import { students } from './schema.ts';
+import { counties, students } from './schema.ts';
 
 describe('a hot query prepared once (prepareOnce)', () => {
   let database: Database;
@@ -44,4 +44,63 @@ describe('a hot query prepared once (prepareOnce)', () => {
     // PostgreSQL keeps the prepared statement itself; PGlite calls the function.
     expect(functions).toHaveLength(runsOnPglite(database.db) ? 1 : 0);
   });
+
+  const insertCounty = (db: Db) =>
+    prepareOnce(db, 'test_insert_county', (database) =>
+      database
+        .insert(counties)
+        .values({ name: sql.placeholder('name'), state: 'ZZ' })
+        .returning({ id: counties.id })
+        .prepare('test_insert_county'),
+    );
+  const countyNamed = (db: Db, name: string) =>
+    prepareOnce(db, 'test_county_named', (database) =>
+      database
+        .select({ name: counties.name })
+        .from(counties)
+        .where(eq(counties.name, sql.placeholder('name')))
+        .prepare('test_county_named'),
+    ).execute({ name });
+
+  it("runs a query first prepared in one transaction on each later transaction's own connection", async () => {
+    await database.db.transaction(async (tx) => {
+      await insertCounty(tx).execute({ name: 'Kept County' });
+    });
+    // On PostgreSQL the first transaction's connection is now taken by another open transaction
+    // (the pool hands out the connection freed last), so the later one runs on a connection of
+    // its own. PGlite has one connection, and runs one transaction at a time.
+    const other = runsOnPglite(database.db) ? undefined : await holdAConnection(database.db);
+    // Inside a later transaction the query writes there: its own reads see the row, and its
+    // rollback takes the row away with it.
+    await expect(
+      database.db.transaction(async (tx) => {
+        await insertCounty(tx).execute({ name: 'Rolled Back County' });
+        expect(await countyNamed(tx, 'Rolled Back County')).toEqual([{ name: 'Rolled Back County' }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+
+    await other?.release();
+    expect(await countyNamed(database.db, 'Kept County')).toEqual([{ name: 'Kept County' }]);
+    expect(await countyNamed(database.db, 'Rolled Back County')).toEqual([]);
+  });
 });
+
+/** An open transaction holding a connection until released (then it commits, having done nothing). */
+async function holdAConnection(db: Db): Promise<{ release(): Promise<void> }> {
+  let started!: () => void;
+  let finish!: () => void;
+  const holding = new Promise<void>((resolve) => (started = resolve));
+  const released = new Promise<void>((resolve) => (finish = resolve));
+  const done = db.transaction(async () => {
+    started();
+    await released;
+  });
+  await holding;
+  return {
+    async release() {
+      finish();
+      await done;
+    },
+  };
+}

@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { NodePgSession } from 'drizzle-orm/node-postgres';
+import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 
 const built = new WeakMap<Db, Map<string, unknown>>();
+/** Per name, the query as first built in a transaction on PostgreSQL (prepareInTransaction). */
+const builtForTransactions = new Map<string, object>();
 
 /**
- * A query of the hot path (issue 15), built once per database (or per transaction, which runs on
- * its own connection) and prepared under `name`: drizzle's query building costs more than a
- * primary-key lookup itself, and PostgreSQL then plans it once per connection. PGlite keeps no
- * prepared statement, so there the query is moved into a function whose plan PL/pgSQL keeps
- * (keepPlanOnPglite).
+ * A query of the hot path (issue 15), built once and prepared under `name`: drizzle's query
+ * building costs more than a primary-key lookup itself, and PostgreSQL then plans it once per
+ * connection. Built once per database, and on PostgreSQL once for every transaction too
+ * (prepareInTransaction); on PGlite once per transaction. PGlite keeps no prepared statement, so
+ * there the query is moved into a function whose plan PL/pgSQL keeps (keepPlanOnPglite).
  */
 export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
+  const connection = transactionConnection(db);
+  if (connection !== undefined) return prepareInTransaction(connection, name, () => build(db));
   let queries = built.get(db);
   if (!queries) {
     queries = new Map();
@@ -28,6 +34,49 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
     }
   }
   return query;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * prepareOnce for a statement written in SQL (a lock, say), its values `sql.placeholder`s given
+ * to `execute`; for a statement whose rows are not read.
+ */
+export function prepareStatement(db: Db, name: string, statement: () => SQL) {
+  return prepareOnce(db, name, (database) =>
+    database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
+  );
+}
+
+/**
+ * A transaction's copy of a prepared query (issue 15: a draw, a registration and a sign-in run
+ * theirs in a transaction, each a new one): the query's text, parameters and row mapping are the
+ * same in every transaction, so it is built in the first and each later one takes a copy that
+ * sends it on its own connection (drizzle's prepared query keeps that connection as `client`).
+ */
+function prepareInTransaction<Q>(connection: unknown, name: string, build: () => Q): Q {
+  const template = builtForTransactions.get(name);
+  if (template === undefined) {
+    const query = build();
+    if (typeof query !== 'object' || query === null || !('client' in query)) {
+      throw new Error(`prepareOnce("${name}"): not a prepared query`);
+    }
+    builtForTransactions.set(name, query);
+    return query;
+  }
+  return Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, {
+    client: connection,
+  }) as Q;
+}
+
+/** The connection of a transaction on PostgreSQL, or undefined (the database itself, or PGlite). */
+function transactionConnection(db: Db): unknown {
+  if (!(db instanceof PgTransaction)) return undefined;
+  const session: unknown = db._.session;
+  if (!(session instanceof NodePgSession)) return undefined;
+  // drizzle keeps the transaction's connection in its session's `client` (not in its typings).
+  const fields: object = session;
+  return 'client' in fields ? fields.client : undefined;
 }
 
 /** The moves into functions under way (keepPlanOnPglite). */

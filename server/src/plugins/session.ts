@@ -59,7 +59,22 @@ export async function startSession(
   const token = createToken();
   const hours = 'studentId' in owner ? SESSION_HOURS.student : SESSION_HOURS.staff;
   const expiresAt = new Date(clock.now().getTime() + hours * 3600_000);
-  await db.insert(sessions).values({ tokenHash: hashToken(token), expiresAt, ...owner });
+  await prepareOnce(db, 'insert_session', (database) =>
+    database
+      .insert(sessions)
+      .values({
+        tokenHash: sql.placeholder('tokenHash'),
+        expiresAt: sql.placeholder('expiresAt'),
+        studentId: sql.placeholder('studentId'),
+        staffId: sql.placeholder('staffId'),
+      })
+      .prepare('insert_session'),
+  ).execute({
+    tokenHash: hashToken(token),
+    expiresAt,
+    studentId: 'studentId' in owner ? owner.studentId : null,
+    staffId: 'staffId' in owner ? owner.staffId : null,
+  });
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

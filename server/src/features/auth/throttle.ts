@@ -1,5 +1,6 @@
 import { and, count, eq, gt, lt, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
 import { loginFailures } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';
@@ -56,7 +57,11 @@ export async function withGuessThrottle<T>(
 ): Promise<T> {
   const subjectHash = throttleSubjectHash(who.scope, who.subject);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subjectHash}))`);
+    await prepareStatement(
+      tx,
+      'lock_guess',
+      () => sql`select pg_advisory_xact_lock(hashtext(${sql.placeholder('subjectHash')}::text))`,
+    ).execute({ subjectHash });
     await assertUnderLimits(tx, clock, who, subjectHash);
     return guess(tx, async () => {
       await tx.insert(loginFailures).values({ scope: who.scope, subjectHash, ip: who.ip, createdAt: clock.now() });
@@ -68,16 +73,23 @@ async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject, sub
   const { scope, ip } = who;
   const now = clock.now().getTime();
   const since = new Date(now - LOGIN_WINDOW_MS);
-  const subjectMatches = and(eq(loginFailures.scope, scope), eq(loginFailures.subjectHash, subjectHash));
-  const addressMatches = eq(loginFailures.ip, ip);
-  const [row] = await db
-    .select({
-      bySubject: count(sql`case when ${subjectMatches} then 1 end`),
-      byAddress: count(sql`case when ${addressMatches} then 1 end`),
-      oldest: min(loginFailures.createdAt),
-    })
-    .from(loginFailures)
-    .where(and(gt(loginFailures.createdAt, since), or(subjectMatches, addressMatches)));
+  // Prepared once (issue 15): every sign-in and every public registration asks it.
+  const [row] = await prepareOnce(db, 'count_guesses', (database) => {
+    const subjectMatches = and(
+      eq(loginFailures.scope, sql.placeholder('scope')),
+      eq(loginFailures.subjectHash, sql.placeholder('subjectHash')),
+    );
+    const addressMatches = eq(loginFailures.ip, sql.placeholder('ip'));
+    return database
+      .select({
+        bySubject: count(sql`case when ${subjectMatches} then 1 end`),
+        byAddress: count(sql`case when ${addressMatches} then 1 end`),
+        oldest: min(loginFailures.createdAt),
+      })
+      .from(loginFailures)
+      .where(and(gt(loginFailures.createdAt, sql.placeholder('since')), or(subjectMatches, addressMatches)))
+      .prepare('count_guesses');
+  }).execute({ scope, subjectHash, ip, since });
   if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
     // When the oldest counted failure leaves the window, one more attempt is allowed.
     const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;

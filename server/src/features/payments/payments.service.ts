@@ -1,7 +1,8 @@
 import type { ManualPayment } from '@ts/contract';
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
 import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
@@ -15,17 +16,23 @@ const OPEN_STATUSES = new Set(['requires_payment_method', 'requires_confirmation
 const alreadyPaid = () => new AppError('ALREADY_PAID', 'This course has already been paid for.');
 const notVerified = (message: string) => new AppError('PAYMENT_NOT_VERIFIED', message);
 
+// The queries of a card payment are prepared once (issue 15): every student pays once, and a
+// thousand may arrive within a minute.
+
 async function getActiveStudent(db: Db, studentId: number) {
-  const [row] = await db
-    .select({
-      id: students.id,
-      paymentAt: students.paymentAt,
-      createdAt: students.createdAt,
-      courtPrice: courts.priceCents,
-    })
-    .from(students)
-    .innerJoin(courts, eq(courts.id, students.courtId))
-    .where(and(eq(students.id, studentId), isNull(students.archivedAt)));
+  const [row] = await prepareOnce(db, 'find_paying_student', (database) =>
+    database
+      .select({
+        id: students.id,
+        paymentAt: students.paymentAt,
+        createdAt: students.createdAt,
+        courtPrice: courts.priceCents,
+      })
+      .from(students)
+      .innerJoin(courts, eq(courts.id, students.courtId))
+      .where(and(eq(students.id, sql.placeholder('studentId')), isNull(students.archivedAt)))
+      .prepare('find_paying_student'),
+  ).execute({ studentId });
   if (!row) throw notFound('No enrolment was found for this payment.');
   return row;
 }
@@ -55,16 +62,27 @@ export async function preparePaymentIntent(
 
   // Count first, then look for an open intent: a request that counts a row another request just
   // inserted also sees that row, so two requests never end up with two different keys.
-  const [attempts] = await db
-    .select({ n: count() })
-    .from(paymentIntents)
-    .where(eq(paymentIntents.studentId, student.id));
-  const [latest] = await db
-    .select()
-    .from(paymentIntents)
-    .where(and(eq(paymentIntents.studentId, student.id), eq(paymentIntents.provider, provider.name)))
-    .orderBy(desc(paymentIntents.createdAt))
-    .limit(1);
+  const [attempts] = await prepareOnce(db, 'count_payment_intents', (database) =>
+    database
+      .select({ n: count() })
+      .from(paymentIntents)
+      .where(eq(paymentIntents.studentId, sql.placeholder('studentId')))
+      .prepare('count_payment_intents'),
+  ).execute({ studentId: student.id });
+  const [latest] = await prepareOnce(db, 'find_latest_payment_intent', (database) =>
+    database
+      .select()
+      .from(paymentIntents)
+      .where(
+        and(
+          eq(paymentIntents.studentId, sql.placeholder('studentId')),
+          eq(paymentIntents.provider, sql.placeholder('provider')),
+        ),
+      )
+      .orderBy(desc(paymentIntents.createdAt))
+      .limit(1)
+      .prepare('find_latest_payment_intent'),
+  ).execute({ studentId: student.id, provider: provider.name });
   if (latest && latest.amountCents === amount) {
     const current = await provider.retrieveIntent(latest.id);
     if (current && OPEN_STATUSES.has(current.status)) return current;
@@ -85,18 +103,29 @@ export async function preparePaymentIntent(
     metadata: { studentId: String(student.id) },
     idempotencyKey,
   });
-  await db
-    .insert(paymentIntents)
-    .values({
-      id: intent.id,
-      studentId: student.id,
-      provider: provider.name,
-      amountCents: amount,
-      currency: CURRENCY,
-      clientSecret: intent.clientSecret,
-      idempotencyKey,
-    })
-    .onConflictDoNothing();
+  await prepareOnce(db, 'insert_payment_intent', (database) =>
+    database
+      .insert(paymentIntents)
+      .values({
+        id: sql.placeholder('id'),
+        studentId: sql.placeholder('studentId'),
+        provider: sql.placeholder('provider'),
+        amountCents: sql.placeholder('amountCents'),
+        currency: sql.placeholder('currency'),
+        clientSecret: sql.placeholder('clientSecret'),
+        idempotencyKey: sql.placeholder('idempotencyKey'),
+      })
+      .onConflictDoNothing()
+      .prepare('insert_payment_intent'),
+  ).execute({
+    id: intent.id,
+    studentId: student.id,
+    provider: provider.name,
+    amountCents: amount,
+    currency: CURRENCY,
+    clientSecret: intent.clientSecret,
+    idempotencyKey,
+  });
   return intent;
 }
 
@@ -112,10 +141,15 @@ export async function fulfilPayment(
   intent: ProviderIntent,
 ): Promise<{ studentId: number }> {
   if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
-  const [expected] = await db
-    .select()
-    .from(paymentIntents)
-    .where(and(eq(paymentIntents.id, intent.id), eq(paymentIntents.provider, provider.name)));
+  const [expected] = await prepareOnce(db, 'find_payment_intent', (database) =>
+    database
+      .select()
+      .from(paymentIntents)
+      .where(
+        and(eq(paymentIntents.id, sql.placeholder('id')), eq(paymentIntents.provider, sql.placeholder('provider'))),
+      )
+      .prepare('find_payment_intent'),
+  ).execute({ id: intent.id, provider: provider.name });
   if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
   if (intent.metadata.studentId !== String(expected.studentId)) {
     throw notVerified('This payment belongs to another enrolment.');
@@ -123,24 +157,26 @@ export async function fulfilPayment(
   if (intent.amount !== expected.amountCents || intent.currency !== expected.currency) {
     throw notVerified('This payment is not for the course price.');
   }
-  const now = clock.now();
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(payments)
-      .values({
-        studentId: expected.studentId,
-        method: 'card',
-        provider: provider.name,
-        providerPaymentId: intent.id,
-        amountCents: intent.amount,
-        currency: intent.currency,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: payments.providerPaymentId });
-    await tx
-      .update(students)
-      .set({ paymentAt: now })
-      .where(and(eq(students.id, expected.studentId), isNull(students.paymentAt)));
+  // The payment and the enrolment's "paid" in one statement, so both or neither are written.
+  await prepareStatement(
+    db,
+    'record_card_payment',
+    () => sql`with recorded as (
+        insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, created_at)
+        values (${sql.placeholder('studentId')}::int, 'card', ${sql.placeholder('provider')}::text,
+          ${sql.placeholder('intentId')}::text, ${sql.placeholder('amount')}::int, ${sql.placeholder('currency')}::text,
+          ${sql.placeholder('now')}::timestamptz)
+        on conflict (provider_payment_id) do nothing
+      )
+      update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
+      where id = ${sql.placeholder('studentId')}::int and payment_at is null`,
+  ).execute({
+    studentId: expected.studentId,
+    provider: provider.name,
+    intentId: intent.id,
+    amount: intent.amount,
+    currency: intent.currency,
+    now: clock.now().toISOString(),
   });
   return { studentId: expected.studentId };
 }

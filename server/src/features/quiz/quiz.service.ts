@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce } from '../../db/prepared.ts';
+import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -152,7 +152,12 @@ async function drawAttempt(
   const activeBank = (chapter: number) => content.activeBankByChapter.get(chapter) ?? [];
   // One draw at a time per student and chapter, so two requests at once share one attempt.
   const attempt = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${studentId}, ${chapterId})`);
+    await prepareStatement(
+      tx,
+      'lock_draw',
+      () =>
+        sql`select pg_advisory_xact_lock(${sql.placeholder('studentId')}::int, ${sql.placeholder('chapterId')}::int)`,
+    ).execute({ studentId, chapterId });
     // The latest attempt is the open one when there is one (this lock lets no second be drawn);
     // otherwise its questions are the ones not to draw again.
     const latest = await findLatestAttempt(tx, studentId, chapterId);
@@ -166,18 +171,29 @@ async function drawAttempt(
     if (questionIds.length < rules.questionCount) {
       throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
     }
-    const [created] = await tx
-      .insert(quizAttempts)
-      .values({
-        studentId,
-        chapterId,
-        questionIds,
-        answerOrder: shuffleAnswers(content, questionIds),
-        createdAt: clock.now(),
-        rulesProfileId: profile.id,
-        rulesProfileVersion: profile.version,
-      })
-      .returning();
+    const [created] = await prepareOnce(tx, 'insert_attempt', (database) =>
+      database
+        .insert(quizAttempts)
+        .values({
+          studentId: sql.placeholder('studentId'),
+          chapterId: sql.placeholder('chapterId'),
+          questionIds: sql.placeholder('questionIds'),
+          answerOrder: sql.placeholder('answerOrder'),
+          createdAt: sql.placeholder('createdAt'),
+          rulesProfileId: sql.placeholder('rulesProfileId'),
+          rulesProfileVersion: sql.placeholder('rulesProfileVersion'),
+        })
+        .returning()
+        .prepare('insert_attempt'),
+    ).execute({
+      studentId,
+      chapterId,
+      questionIds,
+      answerOrder: shuffleAnswers(content, questionIds),
+      createdAt: clock.now(),
+      rulesProfileId: profile.id,
+      rulesProfileVersion: profile.version,
+    });
     if (!created) throw new Error('attempt was not saved');
     return created;
   });

@@ -4,6 +4,7 @@ import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
@@ -94,10 +95,7 @@ export async function registerStudent(
   };
   try {
     if (enrolledByStaffId === null) {
-      const [created] = await db
-        .insert(students)
-        .values({ ...fields, enrolledByStaffId: null, createdAt: now })
-        .returning({ id: students.id });
+      const [created] = await insertStudent(db).execute({ ...fields, createdAt: now });
       if (!created) throw new Error('insert returned no row');
       return { studentId: created.id };
     }
@@ -144,6 +142,33 @@ export async function registerStudent(
   }
 }
 
+/** A student's own registration, prepared once (issue 15): a thousand may register within a minute. */
+function insertStudent(db: Db) {
+  return prepareOnce(db, 'insert_student', (database) =>
+    database
+      .insert(students)
+      .values({
+        firstName: sql.placeholder('firstName'),
+        lastName: sql.placeholder('lastName'),
+        email: sql.placeholder('email'),
+        dlNumber: sql.placeholder('dlNumber'),
+        dob: sql.placeholder('dob'),
+        address: sql.placeholder('address'),
+        city: sql.placeholder('city'),
+        state: sql.placeholder('state'),
+        zip: sql.placeholder('zip'),
+        courtId: sql.placeholder('courtId'),
+        rulesProfileId: sql.placeholder('rulesProfileId'),
+        rulesProfileVersion: sql.placeholder('rulesProfileVersion'),
+        courtDueDate: sql.placeholder('courtDueDate'),
+        caseNumber: sql.placeholder('caseNumber'),
+        createdAt: sql.placeholder('createdAt'),
+      })
+      .returning({ id: students.id })
+      .prepare('insert_student'),
+  );
+}
+
 /**
  * A court due date (issue 8), MM/DD/YYYY as the contract's pattern checked it: a real calendar
  * date, not before `today` (the school's calendar day). Returns YYYY-MM-DD, or null.
@@ -173,20 +198,27 @@ async function assertNoActiveDuplicate(
   probe: { ip: string } | null,
 ): Promise<void> {
   // Every active enrolment holding the email or the licence number: one, or two different ones.
+  // Prepared once (issue 15): every registration asks it.
   const findMatches = (tx: Db) =>
-    tx
-      .select({
-        id: students.id,
-        email: students.email,
-        dlNumber: students.dlNumber,
-        lastName: students.lastName,
-        dob: students.dob,
-      })
-      .from(students)
-      .where(
-        and(isNull(students.archivedAt), or(eq(students.email, input.email), eq(students.dlNumber, input.dl_number))),
-      )
-      .orderBy(sql`${students.dlNumber} = ${input.dl_number} desc`, students.id);
+    prepareOnce(tx, 'find_registration_matches', (database) =>
+      database
+        .select({
+          id: students.id,
+          email: students.email,
+          dlNumber: students.dlNumber,
+          lastName: students.lastName,
+          dob: students.dob,
+        })
+        .from(students)
+        .where(
+          and(
+            isNull(students.archivedAt),
+            or(eq(students.email, sql.placeholder('email')), eq(students.dlNumber, sql.placeholder('dlNumber'))),
+          ),
+        )
+        .orderBy(sql`${students.dlNumber} = ${sql.placeholder('dlNumber')}::text desc`, students.id)
+        .prepare('find_registration_matches'),
+    ).execute({ email: input.email, dlNumber: input.dl_number });
   if (!probe) {
     const [existing] = await findMatches(db);
     if (existing) throw duplicateAccount(existing.id, undefined);

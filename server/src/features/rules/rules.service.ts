@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { type RulesProfile, RulesProfileSchema } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { courts, rulesProfiles, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
 
@@ -57,14 +58,18 @@ export async function findCourtProfileRef(
   db: Db,
   courtId: number,
 ): Promise<{ id: string; version: number } | undefined> {
-  const [court] = await db
-    .select({
-      profileId: courts.rulesProfileId,
-      version: sql<number | null>`(select max(${rulesProfiles.version}) from ${rulesProfiles}
+  // Prepared once (issue 15): every registration asks it.
+  const [court] = await prepareOnce(db, 'find_court_profile', (database) =>
+    database
+      .select({
+        profileId: courts.rulesProfileId,
+        version: sql<number | null>`(select max(${rulesProfiles.version}) from ${rulesProfiles}
         where ${rulesProfiles.id} = coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID}))`,
-    })
-    .from(courts)
-    .where(eq(courts.id, courtId));
+      })
+      .from(courts)
+      .where(eq(courts.id, sql.placeholder('courtId')))
+      .prepare('find_court_profile'),
+  ).execute({ courtId });
   if (!court) return undefined;
   const id = court.profileId ?? DEFAULT_PROFILE_ID;
   if (court.version === null) throw new Error(`rules profile ${id} is not loaded`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { testProviderIntents } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { IntentStatus, PaymentProvider, ProviderIntent } from './provider.ts';
@@ -146,7 +147,13 @@ export interface TestPaymentProvider extends PaymentProvider {
 /** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
 export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
   const findById = async (id: string) => {
-    const [row] = await db.select().from(testProviderIntents).where(eq(testProviderIntents.id, id));
+    const [row] = await prepareOnce(db, 'find_test_intent', (database) =>
+      database
+        .select()
+        .from(testProviderIntents)
+        .where(eq(testProviderIntents.id, sql.placeholder('id')))
+        .prepare('find_test_intent'),
+    ).execute({ id });
     return row ?? null;
   };
   return {
@@ -156,24 +163,38 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
     async createIntent({ amount, currency, metadata, idempotencyKey }) {
       const id = `pi_test_${randomBytes(12).toString('hex')}`;
       // Same idempotency key, same PaymentIntent: as Stripe answers a retried request.
-      await db
-        .insert(testProviderIntents)
-        .values({
-          id,
-          clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
-          amount,
-          currency,
-          status: 'requires_payment_method',
-          metadata: JSON.stringify(metadata),
-          idempotencyKey,
-          createdAt: clock.now(),
-          updatedAt: clock.now(),
-        })
-        .onConflictDoNothing({ target: testProviderIntents.idempotencyKey });
-      const [row] = await db
-        .select()
-        .from(testProviderIntents)
-        .where(eq(testProviderIntents.idempotencyKey, idempotencyKey));
+      await prepareOnce(db, 'insert_test_intent', (database) =>
+        database
+          .insert(testProviderIntents)
+          .values({
+            id: sql.placeholder('id'),
+            clientSecret: sql.placeholder('clientSecret'),
+            amount: sql.placeholder('amount'),
+            currency: sql.placeholder('currency'),
+            status: 'requires_payment_method',
+            metadata: sql.placeholder('metadata'),
+            idempotencyKey: sql.placeholder('idempotencyKey'),
+            createdAt: sql.placeholder('now'),
+            updatedAt: sql.placeholder('now'),
+          })
+          .onConflictDoNothing({ target: testProviderIntents.idempotencyKey })
+          .prepare('insert_test_intent'),
+      ).execute({
+        id,
+        clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        amount,
+        currency,
+        metadata: JSON.stringify(metadata),
+        idempotencyKey,
+        now: clock.now(),
+      });
+      const [row] = await prepareOnce(db, 'find_test_intent_by_key', (database) =>
+        database
+          .select()
+          .from(testProviderIntents)
+          .where(eq(testProviderIntents.idempotencyKey, sql.placeholder('idempotencyKey')))
+          .prepare('find_test_intent_by_key'),
+      ).execute({ idempotencyKey });
       if (!row) throw new Error('test provider lost a PaymentIntent');
       return toIntent(row);
     },
