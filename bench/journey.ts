@@ -54,7 +54,9 @@ async function startSink(): Promise<Sink> {
       });
       stream.on('end', () => {
         const id = /^Message-ID:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? `unknown-${String(arrivals.size)}`;
-        arrivals.set(id, [...(arrivals.get(id) ?? []), performance.now()]);
+        const seen = arrivals.get(id);
+        if (seen) seen.push(performance.now());
+        else arrivals.set(id, [performance.now()]);
         callback();
       });
     },
@@ -163,7 +165,10 @@ async function call<T>(
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error);
   }
-  timings.set(label, [...(timings.get(label) ?? []), performance.now() - started]);
+  const took = performance.now() - started;
+  const list = timings.get(label);
+  if (list) list.push(took);
+  else timings.set(label, [took]);
   if (status !== (options.expect ?? 200)) {
     const key = `${label}: ${String(status)} ${(bytes?.toString() ?? problem).slice(0, 120)}`;
     failures.set(key, (failures.get(key) ?? 0) + 1);

@@ -42,3 +42,13 @@ export async function getVisibleStudent(
   if (!student || !canSeeStudent(auth, student)) throw notFound(notFoundMessage);
   return student;
 }
+
+/**
+ * getVisibleStudent's check for a caller who needs nothing of the student's row: a student asking
+ * about themself needs no read (issue 15), since their session is their active enrolment's; anyone
+ * else is checked against the row.
+ */
+export async function assertMaySeeStudent(db: Db, auth: Auth, studentId: number): Promise<void> {
+  if (auth.kind === 'student' && auth.studentId === studentId) return;
+  await getVisibleStudent(db, auth, studentId);
+}

@@ -4,7 +4,7 @@ import { RESEND_DELIVERY_ROLES, text, certificatesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { notFound } from '../../plugins/errors.ts';
-import { getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
 import {
   getCertificatePdfFor,
   getLatestCertificateOf,
@@ -35,7 +35,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   );
 
   serve(app, certificatesApi.latest, SIGNED_IN, async ({ params, auth }) => {
-    await getVisibleStudent(db, auth, params.id);
+    await assertMaySeeStudent(db, auth, params.id);
     const latest = await getLatestCertificateOf(db, params.id);
     return { url: latest.url, number: latest.number };
   });

@@ -274,11 +274,22 @@ export async function listCertificatesOf(db: Db, studentId: number): Promise<Cer
   }));
 }
 
-/** The student's newest certificate; 404 before the first. */
-export async function getLatestCertificateOf(db: Db, studentId: number): Promise<Certificate> {
-  const [latest] = await listCertificatesOf(db, studentId);
+/**
+ * The student's newest certificate, its number and file (the spec's call after a final pass); 404
+ * before the first. One prepared statement (issue 15): every student asks it once they pass.
+ */
+export async function getLatestCertificateOf(db: Db, studentId: number): Promise<{ number: string; url: string }> {
+  const [latest] = await prepareOnce(db, 'find_latest_certificate', (database) =>
+    database
+      .select({ number: certificates.number })
+      .from(certificates)
+      .where(eq(certificates.studentId, sql.placeholder('studentId')))
+      .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+      .limit(1)
+      .prepare('find_latest_certificate'),
+  ).execute({ studentId });
   if (!latest) throw notFound('No certificate yet.');
-  return latest;
+  return { number: latest.number, url: fileUrl(latest.number) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
+import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
@@ -56,33 +57,38 @@ export async function preparePaymentIntent(
   provider: PaymentProvider,
   input: { studentId: number; defaultPriceCents: number },
 ): Promise<ProviderIntent> {
-  const student = await getActiveStudent(db, input.studentId);
+  // The enrolment, how many intents it was given and its latest with this provider, in one
+  // statement (one snapshot): a request that counts an intent another just inserted also finds it,
+  // so two requests never end up with two different keys.
+  const [student] = await prepareOnce(db, 'find_paying_student_intents', (database) =>
+    database
+      .select({
+        id: students.id,
+        paymentAt: students.paymentAt,
+        createdAt: students.createdAt,
+        courtPrice: courts.priceCents,
+        attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${students.id})`.mapWith(
+          Number,
+        ),
+        latest: sql<{
+          id: string;
+          amountCents: number;
+        } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
+          from ${paymentIntents} where student_id = ${students.id} and provider = ${sql.placeholder('provider')}::text
+          order by created_at desc limit 1)`.mapWith(
+          (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
+        ),
+      })
+      .from(students)
+      .innerJoin(courts, eq(courts.id, students.courtId))
+      .where(and(eq(students.id, sql.placeholder('studentId')), isNull(students.archivedAt)))
+      .prepare('find_paying_student_intents'),
+  ).execute({ studentId: input.studentId, provider: provider.name });
+  if (!student) throw notFound('No enrolment was found for this payment.');
   if (student.paymentAt) throw alreadyPaid();
+  const { attempts, latest } = student;
   const amount = student.courtPrice ?? input.defaultPriceCents;
 
-  // Count first, then look for an open intent: a request that counts a row another request just
-  // inserted also sees that row, so two requests never end up with two different keys.
-  const [attempts] = await prepareOnce(db, 'count_payment_intents', (database) =>
-    database
-      .select({ n: count() })
-      .from(paymentIntents)
-      .where(eq(paymentIntents.studentId, sql.placeholder('studentId')))
-      .prepare('count_payment_intents'),
-  ).execute({ studentId: student.id });
-  const [latest] = await prepareOnce(db, 'find_latest_payment_intent', (database) =>
-    database
-      .select()
-      .from(paymentIntents)
-      .where(
-        and(
-          eq(paymentIntents.studentId, sql.placeholder('studentId')),
-          eq(paymentIntents.provider, sql.placeholder('provider')),
-        ),
-      )
-      .orderBy(desc(paymentIntents.createdAt))
-      .limit(1)
-      .prepare('find_latest_payment_intent'),
-  ).execute({ studentId: student.id, provider: provider.name });
   if (latest && latest.amountCents === amount) {
     const current = await provider.retrieveIntent(latest.id);
     if (current && OPEN_STATUSES.has(current.status)) return current;
@@ -96,7 +102,7 @@ export async function preparePaymentIntent(
   // provider answers both with one PaymentIntent. The enrolment's creation time makes the key
   // unique beyond this database (a restored backup or another install reuses ids; Stripe keeps
   // keys per account for a day).
-  const idempotencyKey = `enrolment-${String(student.id)}-${String(student.createdAt.getTime())}-attempt-${String((attempts?.n ?? 0) + 1)}`;
+  const idempotencyKey = `enrolment-${String(student.id)}-${String(student.createdAt.getTime())}-attempt-${String(attempts + 1)}`;
   const intent = await provider.createIntent({
     amount,
     currency: CURRENCY,
