@@ -1,6 +1,6 @@
 import type { ManualPayment } from '@ts/contract';
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
