@@ -7,7 +7,8 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:journey
  *
- * It makes a database of its own on that server and drops it afterwards.
+ * It makes a database of its own on that server and drops it afterwards. With
+ * BENCH_JOURNEY_LOCKSTEP=1 the students take each call together and it prints each call's CPU.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -135,12 +136,81 @@ function send(
   });
 }
 
+/**
+ * BENCH_JOURNEY_LOCKSTEP=1: every student waits for all the others before each call, so the
+ * machine's CPU between two steps is that step's call alone (instances, PostgreSQL, the load
+ * generator), per call. It shows what each call costs; its latencies are not the journey's.
+ */
+class Lockstep {
+  private students: number;
+  private readonly arrived: number[] = [];
+  private readonly waiting: (() => void)[][] = [];
+  private readonly labels: string[] = [];
+  private last: { cpu: number[]; step: number } | undefined;
+  readonly perCall = new Map<string, { calls: number; cpu: number[] }>();
+
+  constructor(
+    students: number,
+    private readonly readCpu: () => number[],
+  ) {
+    this.students = students;
+  }
+
+  arrive(step: number, label: string): Promise<void> {
+    this.labels[step] = label;
+    this.arrived[step] = (this.arrived[step] ?? 0) + 1;
+    const released = new Promise<void>((resolve) => (this.waiting[step] ??= []).push(resolve));
+    this.releaseIfAllThere(step);
+    return released;
+  }
+
+  /** A student who failed waits no more, nor is waited for. */
+  leave(): void {
+    this.students -= 1;
+    for (let step = 0; step < this.arrived.length; step++) this.releaseIfAllThere(step);
+  }
+
+  /** Closes the last step (after every student's last call). */
+  finish(): void {
+    this.account(this.arrived.length);
+  }
+
+  private releaseIfAllThere(step: number): void {
+    const waiting = this.waiting[step];
+    if (!waiting?.length || (this.arrived[step] ?? 0) < this.students) return;
+    this.account(step);
+    for (const release of waiting.splice(0)) release();
+  }
+
+  /** The CPU since the previous step began is that step's calls'. */
+  private account(step: number): void {
+    const cpu = this.readCpu();
+    if (this.last) {
+      const label = this.labels[this.last.step] ?? '?';
+      const total = this.perCall.get(label) ?? { calls: 0, cpu: cpu.map(() => 0) };
+      total.calls += this.arrived[this.last.step] ?? 0;
+      total.cpu = total.cpu.map((sum, index) => sum + (cpu[index] ?? 0) - (this.last?.cpu[index] ?? 0));
+      this.perCall.set(label, total);
+    }
+    this.last = { cpu, step };
+  }
+}
+
+let lockstep: Lockstep | undefined;
+
+/** A simulated student's instance and how many calls they have made. */
+interface Student {
+  base: string;
+  step: number;
+}
+
 async function call<T>(
   label: string,
-  base: string,
+  at: Student,
   url: string,
   options: { method?: string; cookie?: string; body?: unknown; expect?: number } = {},
 ): Promise<{ body: T; cookie: string | undefined }> {
+  if (lockstep) await lockstep.arrive(at.step++, label);
   const started = performance.now();
   let status = 0;
   let bytes: Buffer | undefined;
@@ -149,7 +219,7 @@ async function call<T>(
   try {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await send(
-      new URL(`${base}${url}`),
+      new URL(`${at.base}${url}`),
       options.method ?? (body === undefined ? 'GET' : 'POST'),
       {
         ...(options.cookie ? { cookie: options.cookie } : {}),
@@ -191,10 +261,11 @@ interface Course {
 }
 
 async function journey(n: number, base: string, course: Course, tag: string): Promise<void> {
+  const at: Student = { base, step: 0 };
   const registration = benchRegistration(`J${tag}${String(n).padStart(5, '0')}`, course.courtId);
   const { body: registered } = await call<{ studentId: number }>(
     'POST /api/register/student',
-    base,
+    at,
     '/api/register/student',
     {
       expect: 201,
@@ -204,44 +275,44 @@ async function journey(n: number, base: string, course: Course, tag: string): Pr
   const studentId = registered.studentId;
   const { body: intent } = await call<{ clientSecret: string; paymentIntentId: string }>(
     'POST /api/public/payment/intent',
-    base,
+    at,
     '/api/public/payment/intent',
     { body: { studentId } },
   );
   await call(
     'POST /api/test-provider/payment_intents/:id/confirm',
-    base,
+    at,
     `/api/test-provider/payment_intents/${intent.paymentIntentId}/confirm`,
     {
       body: { client_secret: intent.clientSecret, card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
     },
   );
-  await call('POST /api/public/payment/mark-paid', base, '/api/public/payment/mark-paid', {
+  await call('POST /api/public/payment/mark-paid', at, '/api/public/payment/mark-paid', {
     body: { paymentIntent: intent.paymentIntentId },
   });
-  const { cookie } = await call('POST /api/login/student', base, '/api/login/student', {
+  const { cookie } = await call('POST /api/login/student', at, '/api/login/student', {
     body: { last_name: BENCH_LAST_NAME, dl_number: registration.dl_number },
   });
   if (!cookie) throw new CallFailed('no session cookie');
   const as = { cookie };
-  await call('GET /api/me', base, '/api/me', as);
-  await call('GET /api/content/chapters', base, '/api/content/chapters', as);
+  await call('GET /api/me', at, '/api/me', as);
+  await call('GET /api/content/chapters', at, '/api/content/chapters', as);
   for (const chapter of [1, 2, 3, 4, 6]) {
     await call(
       'GET /api/students/:id/completedChapters',
-      base,
+      at,
       `/api/students/${String(studentId)}/completedChapters`,
       as,
     );
     if (chapter !== 6) {
       await call(
         'GET /api/content/modules/:chapterId',
-        base,
+        at,
         `/api/content/modules/${String(chapter)}?userId=${String(studentId)}`,
         as,
       );
       for (const moduleId of course.modulesByChapter.get(chapter) ?? []) {
-        await call('POST /api/students/moduleComplete', base, '/api/students/moduleComplete', {
+        await call('POST /api/students/moduleComplete', at, '/api/students/moduleComplete', {
           ...as,
           body: { studentId, moduleId },
         });
@@ -251,8 +322,8 @@ async function journey(n: number, base: string, course: Course, tag: string): Pr
       chapter === 6
         ? ['GET /api/quiz/finalExamQuestions/:studentId', `/api/quiz/finalExamQuestions/${String(studentId)}`]
         : ['GET /api/quiz/questions/:chapterId', `/api/quiz/questions/${String(chapter)}`];
-    const { body: quiz } = await call<Quiz>(label, base, url, as);
-    const { body: result } = await call<{ status: string }>('POST /api/quiz/score', base, '/api/quiz/score', {
+    const { body: quiz } = await call<Quiz>(label, at, url, as);
+    const { body: result } = await call<{ status: string }>('POST /api/quiz/score', at, '/api/quiz/score', {
       ...as,
       body: {
         studentId,
@@ -267,7 +338,7 @@ async function journey(n: number, base: string, course: Course, tag: string): Pr
     if (result.status !== 'PASS') throw new CallFailed(`chapter ${String(chapter)} not passed`);
   }
   passedAt.push(performance.now());
-  await call('GET /api/students/:id/certificate', base, `/api/students/${String(studentId)}/certificate`, as);
+  await call('GET /api/students/:id/certificate', at, `/api/students/${String(studentId)}/certificate`, as);
 }
 
 // ---- the run -------------------------------------------------------------------------------------
@@ -326,9 +397,25 @@ async function main(): Promise<void> {
     const cpuBefore = { generator: process.cpuUsage(), instances: cpuOfInstances(), postgres: postgresCpuSeconds() };
     const started = performance.now();
     const tag = randomBytes(2).toString('hex').toUpperCase();
+    if (process.env.BENCH_JOURNEY_LOCKSTEP === '1') {
+      lockstep = new Lockstep(STUDENTS, () => {
+        const generator = process.cpuUsage();
+        return [
+          cpuOfInstances().reduce((sum, seconds) => sum + seconds, 0),
+          postgresCpuSeconds(),
+          (generator.user + generator.system) / 1e6,
+        ];
+      });
+    }
     const outcomes = await Promise.allSettled(
-      Array.from({ length: STUDENTS }, (_, n) => journey(n, instances[n % instances.length]!.base, course, tag)),
+      Array.from({ length: STUDENTS }, (_, n) =>
+        journey(n, instances[n % instances.length]!.base, course, tag).catch((error: unknown) => {
+          lockstep?.leave();
+          throw error;
+        }),
+      ),
     );
+    lockstep?.finish();
     const journeySeconds = (performance.now() - started) / 1000;
     const generatorCpu = process.cpuUsage(cpuBefore.generator);
     const instancesCpu = cpuOfInstances().map((seconds, index) => seconds - (cpuBefore.instances[index] ?? 0));
@@ -361,6 +448,21 @@ async function main(): Promise<void> {
       console.log(
         `| \`${label}\` | ${String(list.length)} | ${percentile(sorted, 0.5).toFixed(0)} | ${percentile(sorted, 0.99).toFixed(0)} |`,
       );
+    }
+    if (lockstep) {
+      console.log(
+        '\nCPU per call, the students in lockstep (ms): | call | calls | instances | PostgreSQL | generator | all |',
+      );
+      for (const [label, { calls, cpu }] of lockstep.perCall) {
+        const [instancesMs, postgresMs, generatorMs] = cpu.map((seconds) => (seconds * 1000) / calls) as [
+          number,
+          number,
+          number,
+        ];
+        console.log(
+          `| \`${label}\` | ${String(calls)} | ${instancesMs.toFixed(2)} | ${postgresMs.toFixed(2)} | ${generatorMs.toFixed(2)} | ${(instancesMs + postgresMs + generatorMs).toFixed(2)} |`,
+        );
+      }
     }
     console.log(`\nerrors: ${String([...failures.values()].reduce((a, b) => a + b, 0))}`);
     for (const [message, count] of failures) console.log(`  ${String(count)} x ${message}`);
