@@ -1,6 +1,6 @@
 import type { ManualPayment } from '@ts/contract';
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
@@ -20,19 +20,24 @@ const notVerified = (message: string) => new AppError('PAYMENT_NOT_VERIFIED', me
 // The queries of a card payment are prepared once (issue 15): every student pays once, and a
 // thousand may arrive within a minute.
 
+/** The active enrolment a payment is for, with its court's price, and `more` columns. */
+function selectPayingStudent<More extends Record<string, SQL.Aliased | SQL>>(database: Db, more: More) {
+  return database
+    .select({
+      id: students.id,
+      paymentAt: students.paymentAt,
+      createdAt: students.createdAt,
+      courtPrice: courts.priceCents,
+      ...more,
+    })
+    .from(students)
+    .innerJoin(courts, eq(courts.id, students.courtId))
+    .where(and(eq(students.id, sql.placeholder('studentId')), isNull(students.archivedAt)));
+}
+
 async function getActiveStudent(db: Db, studentId: number) {
   const [row] = await prepareOnce(db, 'find_paying_student', (database) =>
-    database
-      .select({
-        id: students.id,
-        paymentAt: students.paymentAt,
-        createdAt: students.createdAt,
-        courtPrice: courts.priceCents,
-      })
-      .from(students)
-      .innerJoin(courts, eq(courts.id, students.courtId))
-      .where(and(eq(students.id, sql.placeholder('studentId')), isNull(students.archivedAt)))
-      .prepare('find_paying_student'),
+    selectPayingStudent(database, {}).prepare('find_paying_student'),
   ).execute({ studentId });
   if (!row) throw notFound('No enrolment was found for this payment.');
   return row;
@@ -61,28 +66,17 @@ export async function preparePaymentIntent(
   // statement (one snapshot): a request that counts an intent another just inserted also finds it,
   // so two requests never end up with two different keys.
   const [student] = await prepareOnce(db, 'find_paying_student_intents', (database) =>
-    database
-      .select({
-        id: students.id,
-        paymentAt: students.paymentAt,
-        createdAt: students.createdAt,
-        courtPrice: courts.priceCents,
-        attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${students.id})`.mapWith(
-          Number,
-        ),
-        latest: sql<{
-          id: string;
-          amountCents: number;
-        } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
+    selectPayingStudent(database, {
+      attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${students.id})`.mapWith(Number),
+      latest: sql<{
+        id: string;
+        amountCents: number;
+      } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
           from ${paymentIntents} where student_id = ${students.id} and provider = ${sql.placeholder('provider')}::text
           order by created_at desc limit 1)`.mapWith(
-          (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
-        ),
-      })
-      .from(students)
-      .innerJoin(courts, eq(courts.id, students.courtId))
-      .where(and(eq(students.id, sql.placeholder('studentId')), isNull(students.archivedAt)))
-      .prepare('find_paying_student_intents'),
+        (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
+      ),
+    }).prepare('find_paying_student_intents'),
   ).execute({ studentId: input.studentId, provider: provider.name });
   if (!student) throw notFound('No enrolment was found for this payment.');
   if (student.paymentAt) throw alreadyPaid();

@@ -146,16 +146,19 @@ export interface TestPaymentProvider extends PaymentProvider {
 
 /** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
 export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
-  const findById = async (id: string) => {
-    const [row] = await prepareOnce(db, 'find_test_intent', (database) =>
+  // Prepared once each (issue 15): the journey's thousand students each pay through them.
+  const findBy = async (column: 'id' | 'idempotencyKey', value: string) => {
+    const name = `find_test_intent_by_${column}`;
+    const [row] = await prepareOnce(db, name, (database) =>
       database
         .select()
         .from(testProviderIntents)
-        .where(eq(testProviderIntents.id, sql.placeholder('id')))
-        .prepare('find_test_intent'),
-    ).execute({ id });
+        .where(eq(testProviderIntents[column], sql.placeholder('value')))
+        .prepare(name),
+    ).execute({ value });
     return row ?? null;
   };
+  const findById = (id: string) => findBy('id', id);
   return {
     name: 'test',
     publishableKey: null,
@@ -188,13 +191,7 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
         idempotencyKey,
         now: clock.now(),
       });
-      const [row] = await prepareOnce(db, 'find_test_intent_by_key', (database) =>
-        database
-          .select()
-          .from(testProviderIntents)
-          .where(eq(testProviderIntents.idempotencyKey, sql.placeholder('idempotencyKey')))
-          .prepare('find_test_intent_by_key'),
-      ).execute({ idempotencyKey });
+      const row = await findBy('idempotencyKey', idempotencyKey);
       if (!row) throw new Error('test provider lost a PaymentIntent');
       return toIntent(row);
     },
