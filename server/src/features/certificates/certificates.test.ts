@@ -535,6 +535,23 @@ describe('certificates', () => {
       expect(otherId.body).not.toContain(other.certificate.number);
       expect((await student.client.get(`/api/students/${String(other.id)}/certificate/all`)).statusCode).toBe(404);
     });
+
+    it('answers staff whose scope covers the student’s court and 404 to an admin limited to another court', async () => {
+      const student = await completedStudent();
+      const otherCourt = await createCourt(t.db);
+      const latestUrl = `/api/students/${String(student.id)}/certificate`;
+      const cases: [ApiClient, number][] = [
+        [await signedInStaff(t, 'super_admin'), 200],
+        [await signedInStaff(t, 'admin', student.court.id), 200],
+        [await signedInStaff(t, 'admin', otherCourt.id), 404],
+      ];
+      for (const [client, status] of cases) {
+        const response = await client.get(latestUrl);
+        expect(response.statusCode).toBe(status);
+        if (status === 200) expect(response.json()).toMatchObject({ number: student.certificate.number });
+        else expect(response.body).not.toContain(student.certificate.number);
+      }
+    });
   });
 
   describe('public verification (GET /api/public/verify/{number})', () => {
