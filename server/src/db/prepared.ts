@@ -17,8 +17,8 @@ const builtForTransactions = new Map<string, object>();
  * there the query is moved into a function whose plan PL/pgSQL keeps (keepPlanOnPglite).
  */
 export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
-  const connection = transactionConnection(db);
-  if (connection !== undefined) return prepareInTransaction(connection, name, () => build(db));
+  const session = transactionSession(db);
+  if (session !== undefined) return prepareInTransaction(session, name, () => build(db));
   let queries = built.get(db);
   if (!queries) {
     queries = new Map();
@@ -52,9 +52,10 @@ export function prepareStatement(db: Db, name: string, statement: () => SQL) {
  * A transaction's copy of a prepared query (issue 15: a draw, a registration and a sign-in run
  * theirs in a transaction, each a new one): the query's text, parameters and row mapping are the
  * same in every transaction, so it is built in the first and each later one takes a copy that
- * sends it on its own connection (drizzle's prepared query keeps that connection as `client`).
+ * sends it on its own connection, with its own session's logger and cache (drizzle's prepared
+ * query keeps them as `client`, `logger` and `cache`).
  */
-function prepareInTransaction<Q>(connection: unknown, name: string, build: () => Q): Q {
+function prepareInTransaction<Q>(session: TransactionSession, name: string, build: () => Q): Q {
   const template = builtForTransactions.get(name);
   if (template === undefined) {
     const query = build();
@@ -64,19 +65,25 @@ function prepareInTransaction<Q>(connection: unknown, name: string, build: () =>
     builtForTransactions.set(name, query);
     return query;
   }
-  return Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, {
-    client: connection,
-  }) as Q;
+  return Object.assign(Object.create(Object.getPrototypeOf(template) as object) as object, template, session) as Q;
 }
 
-/** The connection of a transaction on PostgreSQL, or undefined (the database itself, or PGlite). */
-function transactionConnection(db: Db): unknown {
+/** What a copy of a prepared query takes from the transaction it runs in. */
+interface TransactionSession {
+  client: unknown;
+  logger: unknown;
+  cache: unknown;
+}
+
+/** The connection, logger and cache of a transaction on PostgreSQL, or undefined (the database itself, or PGlite). */
+function transactionSession(db: Db): TransactionSession | undefined {
   if (!(db instanceof PgTransaction)) return undefined;
   const session: unknown = db._.session;
   if (!(session instanceof NodePgSession)) return undefined;
-  // drizzle keeps the transaction's connection in its session's `client` (not in its typings).
+  // drizzle keeps the transaction's connection, logger and cache in its session (not in its typings).
   const fields: object = session;
-  return 'client' in fields ? fields.client : undefined;
+  if (!('client' in fields && 'logger' in fields && 'cache' in fields)) return undefined;
+  return { client: fields.client, logger: fields.logger, cache: fields.cache };
 }
 
 /** The moves into functions under way (keepPlanOnPglite). */

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
-import { parseJsonColumn } from '../../db/subquery-columns.ts';
+import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
@@ -67,12 +67,14 @@ export async function preparePaymentIntent(
   // so two requests never end up with two different keys.
   const [student] = await prepareOnce(db, 'find_paying_student_intents', (database) =>
     selectPayingStudent(database, {
-      attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${students.id})`.mapWith(Number),
+      attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID})`.mapWith(
+        Number,
+      ),
       latest: sql<{
         id: string;
         amountCents: number;
       } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
-          from ${paymentIntents} where student_id = ${students.id} and provider = ${sql.placeholder('provider')}::text
+          from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID} and provider = ${sql.placeholder('provider')}::text
           order by created_at desc limit 1)`.mapWith(
         (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
       ),
