@@ -26,10 +26,11 @@ const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
  * an attempt (its questions, their order, its rules) never changes once it is drawn, and the
  * grading statement grades only an attempt not yet submitted, so a submission naming an attempt
  * held here needs no read of its own, whichever instance graded or drew since. Kept per database,
- * at most as many as the copies, the oldest out first.
+ * the oldest out first: 5,000 (about 2 kB each), a quiz open at once for five times the 1,000
+ * students an instance is measured with; an attempt let go is read again when submitted.
  */
 const heldByDb = new WeakMap<Db, Map<number, OpenAttempt>>();
-const HELD_LIMIT = 20_000;
+const HELD_LIMIT = 5_000;
 
 function heldAttemptsOf(db: Db): Map<number, OpenAttempt> {
   let held = heldByDb.get(db);
