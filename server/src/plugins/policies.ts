@@ -44,11 +44,17 @@ export async function getVisibleStudent(
 }
 
 /**
- * getVisibleStudent's check for a caller who needs nothing of the student's row: a student asking
- * about themself needs no read (issue 15), since their session is their active enrolment's; anyone
- * else is checked against the row.
+ * getVisibleStudent's check, for a caller who needs nothing of the student's row: the one way a
+ * route asks whether the caller may see a student. A student asking about themself needs no read
+ * (issue 15), since their session is their active enrolment's; anyone else is checked against the
+ * row (404 when they may not, with `notFoundMessage`).
  */
-export async function assertMaySeeStudent(db: Db, auth: Auth, studentId: number): Promise<void> {
+export async function assertMaySeeStudent(
+  db: Db,
+  auth: Auth,
+  studentId: number,
+  notFoundMessage?: string,
+): Promise<void> {
   if (auth.kind === 'student' && auth.studentId === studentId) return;
-  await getVisibleStudent(db, auth, studentId);
+  await getVisibleStudent(db, auth, studentId, notFoundMessage);
 }

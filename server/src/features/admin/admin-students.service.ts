@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../plugins/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { readdressStudentDeliveries } from '../certificates/deliveries.service.ts';
-import { getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
 import { listPaymentsOf } from '../payments/payments.queries.ts';
@@ -147,7 +147,7 @@ export async function getStudentDetail(
 ): Promise<AdminStudent> {
   // The admin page's own wording for a student it cannot show (missing or outside the scope).
   const notFoundMessage = 'Error getting student details';
-  await getVisibleStudent(db, auth, studentId, notFoundMessage);
+  await assertMaySeeStudent(db, auth, studentId, notFoundMessage);
   const [row] = await db
     .select({ student: students, courtName: courts.name, enrolledBy: staff.name })
     .from(students)
@@ -221,7 +221,7 @@ export async function updateStudentContact(
     contact: { email: string; address: string; city: string; state: string; zip: string; resend: boolean };
   },
 ): Promise<void> {
-  await getVisibleStudent(db, input.auth, input.studentId);
+  await assertMaySeeStudent(db, input.auth, input.studentId);
   const { resend, ...fields } = input.contact;
   try {
     await db.transaction(async (tx) => {

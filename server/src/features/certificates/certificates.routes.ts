@@ -4,7 +4,7 @@ import { RESEND_DELIVERY_ROLES, text, certificatesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { notFound } from '../../plugins/errors.ts';
-import { assertMaySeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import {
   getCertificatePdfFor,
   getLatestCertificateOf,
@@ -41,7 +41,7 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
   });
 
   serve(app, certificatesApi.list, SIGNED_IN, async ({ params, auth }) => {
-    await getVisibleStudent(db, auth, params.studentId);
+    await assertMaySeeStudent(db, auth, params.studentId);
     return listCertificatesOf(db, params.studentId);
   });
 

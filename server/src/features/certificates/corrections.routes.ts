@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { correctionsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { SIGNED_IN, serve, staffRoles, STUDENT } from '../../plugins/endpoint.ts';
-import { assertOwnRecord, getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent, assertOwnRecord } from '../../plugins/policies.ts';
 import { approveCorrection, listCorrections, rejectCorrection, requestCorrection } from './corrections.service.ts';
 
 /**
@@ -35,7 +35,7 @@ export function registerCorrectionRoutes(app: FastifyInstance, { db, clock, conf
 
   // The student's own requests, or staff whose court scope covers the student.
   serve(app, correctionsApi.own, SIGNED_IN, async ({ params, auth }) => {
-    await getVisibleStudent(db, auth, params.id);
+    await assertMaySeeStudent(db, auth, params.id);
     return listCorrections(db, { studentId: params.id, courtId: null });
   });
 

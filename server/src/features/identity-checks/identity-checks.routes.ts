@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { identityChecksApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
-import { assertOwnRecord, getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent, assertOwnRecord } from '../../plugins/policies.ts';
 import { unlockCourse } from './course-locks.ts';
 import { answerIdentityCheck, getIdentityCheckState } from './identity-checks.service.ts';
 
@@ -23,7 +23,7 @@ export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }:
 
   // Admins lift a course lock, within their court scope (404 outside it); audited with the lift.
   serve(app, identityChecksApi.unlock, staffRoles('super_admin', 'admin', 'court_admin'), async ({ params, auth }) => {
-    await getVisibleStudent(db, auth, params.id);
+    await assertMaySeeStudent(db, auth, params.id);
     await unlockCourse(db, clock, { studentId: params.id, staffId: auth.staffId });
     return { unlocked: true as const };
   });

@@ -3,14 +3,14 @@ import { rulesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve, SIGNED_IN, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { getVisibleStudent } from '../../plugins/policies.ts';
+import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import { getCourtRules, getStudentRules } from './student-rules.service.ts';
 import { grantRulesException } from './exceptions.service.ts';
 
 export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   // The student's own rules, or staff whose court scope covers the student (404 otherwise).
   serve(app, rulesApi.studentRules, SIGNED_IN, async ({ params, auth, request }) => {
-    await getVisibleStudent(db, auth, params.id);
+    await assertMaySeeStudent(db, auth, params.id);
     return getStudentRules(db, { clock, config }, { studentId: params.id, language: requestLanguage(request) });
   });
 
@@ -26,7 +26,7 @@ export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }:
     rulesApi.grantException,
     staffRoles('super_admin', 'admin', 'court_admin'),
     async ({ params, body, auth }) => {
-      await getVisibleStudent(db, auth, params.id);
+      await assertMaySeeStudent(db, auth, params.id);
       return grantRulesException(db, clock, { staffId: auth.staffId, studentId: params.id, grant: body });
     },
   );
