@@ -22,7 +22,7 @@ interface OpenAttemptsCopy {
 const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
 
 /**
- * Attempts this instance drew, showed or read while open, by id (issue 15). What grading needs of
+ * Attempts this instance showed (drawn, or shown again), by id (issue 15). What grading needs of
  * an attempt (its questions, their order, its rules) never changes once it is drawn, and the
  * grading statement grades only an attempt not yet submitted, so a submission naming an attempt
  * held here needs no read of its own, whichever instance graded or drew since. Kept per database,
@@ -41,7 +41,7 @@ function heldAttemptsOf(db: Db): Map<number, OpenAttempt> {
   return held;
 }
 
-/** Notes an attempt seen open (drawn, shown again or read), for its submission. */
+/** Notes an attempt shown to its student, for its submission. */
 export function holdOpenAttempt(db: Db, attempt: OpenAttempt): void {
   const held = heldAttemptsOf(db);
   held.delete(attempt.id);
@@ -114,7 +114,6 @@ export async function findFreshOpenAttempt(
   if (read && withProgress) keepStudentProgress(db, student.studentId, read);
   // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
-  for (const attempt of byChapter.values()) holdOpenAttempt(db, attempt);
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);
   return byChapter.get(chapterId);
