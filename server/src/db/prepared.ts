@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
 import { NodePgSession } from 'drizzle-orm/node-postgres';
-import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 
 const built = new WeakMap<Db, Map<string, unknown>>();
@@ -34,18 +33,6 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
     }
   }
   return query;
-}
-
-const dialect = new PgDialect();
-
-/**
- * prepareOnce for a statement written in SQL (a lock, say), its values `sql.placeholder`s given
- * to `execute`; for a statement whose rows are not read.
- */
-export function prepareStatement(db: Db, name: string, statement: () => SQL) {
-  return prepareOnce(db, name, (database) =>
-    database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
-  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
+import { prepareOnce } from './prepared.ts';
 
 /** Turns drizzle's SQL into text and parameters, as the database handle's own dialect would. */
 const dialect = new PgDialect();
@@ -47,4 +48,15 @@ export async function selectPreparedRows<Row extends Record<string, unknown>>(
     throw new Error('A prepared statement answered without rows.');
   }
   return result.rows as Row[];
+}
+
+/**
+ * A statement written in SQL (a lock, say) prepared once (prepareOnce), its values
+ * `sql.placeholder`s given to `execute`; for a statement whose rows are not read. Unlike
+ * selectPreparedRows, the text is built once, so it cannot carry values of its own.
+ */
+export function prepareStatement(db: Db, name: string, statement: () => SQL) {
+  return prepareOnce(db, name, (database) =>
+    database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
+  );
 }

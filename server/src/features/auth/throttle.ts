@@ -1,6 +1,7 @@
 import { and, count, eq, gt, lt, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
+import { prepareOnce } from '../../db/prepared.ts';
+import { prepareStatement } from '../../db/raw-rows.ts';
 import { loginFailures } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce, prepareStatement } from '../../db/prepared.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -13,7 +13,7 @@ import {
   type IssueContext,
   readCertificateSubject,
 } from '../certificates/certificates.service.ts';
-import { selectPreparedRows } from '../../db/raw-rows.ts';
+import { prepareStatement, selectPreparedRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
