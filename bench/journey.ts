@@ -393,18 +393,22 @@ async function main(): Promise<void> {
       `${String(STUDENTS)} students, all at once, round-robin over ${instances.map((i) => i.base).join(' and ')}; limit ${String(LIMIT_SECONDS)} s`,
     );
     const deadline = performance.now() + LIMIT_SECONDS * 1000;
-    const cpuOfInstances = () => instances.map((instance) => processCpuSeconds(instance.child.pid));
-    const cpuBefore = { generator: process.cpuUsage(), instances: cpuOfInstances(), postgres: postgresCpuSeconds() };
+    // CPU seconds used so far: each instance, PostgreSQL, and this process (the load generator).
+    const readCpu = () => {
+      const generator = process.cpuUsage();
+      return {
+        instances: instances.map((instance) => processCpuSeconds(instance.child.pid)),
+        postgres: postgresCpuSeconds(),
+        generator: (generator.user + generator.system) / 1e6,
+      };
+    };
+    const cpuBefore = readCpu();
     const started = performance.now();
     const tag = randomBytes(2).toString('hex').toUpperCase();
     if (process.env.BENCH_JOURNEY_LOCKSTEP === '1') {
       lockstep = new Lockstep(STUDENTS, () => {
-        const generator = process.cpuUsage();
-        return [
-          cpuOfInstances().reduce((sum, seconds) => sum + seconds, 0),
-          postgresCpuSeconds(),
-          (generator.user + generator.system) / 1e6,
-        ];
+        const cpu = readCpu();
+        return [cpu.instances.reduce((sum, seconds) => sum + seconds, 0), cpu.postgres, cpu.generator];
       });
     }
     const outcomes = await Promise.allSettled(
@@ -417,9 +421,10 @@ async function main(): Promise<void> {
     );
     lockstep?.finish();
     const journeySeconds = (performance.now() - started) / 1000;
-    const generatorCpu = process.cpuUsage(cpuBefore.generator);
-    const instancesCpu = cpuOfInstances().map((seconds, index) => seconds - (cpuBefore.instances[index] ?? 0));
-    const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
+    const cpuAfter = readCpu();
+    const instancesCpu = cpuAfter.instances.map((seconds, index) => seconds - (cpuBefore.instances[index] ?? 0));
+    const postgresCpu = cpuAfter.postgres - cpuBefore.postgres;
+    const generatorCpu = cpuAfter.generator - cpuBefore.generator;
     const finished = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
 
     // Deliveries: every passed student's email and their court's, each exactly once.
@@ -440,7 +445,7 @@ async function main(): Promise<void> {
     // Where the two shared cores went during the journeys, per request.
     const perRequest = (seconds: number) => ((seconds * 1000) / requests).toFixed(2);
     console.log(
-      `CPU per request: instances ${instancesCpu.map(perRequest).join(' and ')} ms, PostgreSQL ${perRequest(postgresCpu)} ms, the load generator ${perRequest((generatorCpu.user + generatorCpu.system) / 1e6)} ms`,
+      `CPU per request: instances ${instancesCpu.map(perRequest).join(' and ')} ms, PostgreSQL ${perRequest(postgresCpu)} ms, the load generator ${perRequest(generatorCpu)} ms`,
     );
     console.log('\n| call | requests | p50 ms | p99 ms |\n|---|---|---|---|');
     for (const [label, list] of [...timings].sort(([a], [b]) => a.localeCompare(b))) {
