@@ -31,3 +31,6 @@ const longUsFormat = new Intl.DateTimeFormat('en-US', {
 export function longUsDate(isoDate: string): string {
   return longUsFormat.format(new Date(`${isoDate}T00:00:00Z`));
 }
+
+/** A calendar day (YYYY-MM-DD) as the course writes dates of birth: MM/DD/YYYY. */
+export const isoToUs = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;

@@ -21,7 +21,7 @@ import { getRulesProfile } from '../rules/rules.service.ts';
 import { listRulesExceptions } from '../rules/exceptions.service.ts';
 import { getStudentIdentity } from '../identity-checks/identity-checks.service.ts';
 import { getAdminSeatTime } from '../seat-time/seat-time.service.ts';
-import { type Clock, localDate, longUsDate, systemClock } from '../../platform/clock.ts';
+import { type Clock, isoToUs, localDate, longUsDate, systemClock } from '../../platform/clock.ts';
 
 type StaffAuth = Extract<Auth, { kind: 'staff' }>;
 
@@ -164,7 +164,7 @@ export async function getStudentDetail(
     last_name: student.lastName,
     email: student.email,
     dl_number: student.dlNumber,
-    dob: `${student.dob.slice(5, 7)}/${student.dob.slice(8, 10)}/${student.dob.slice(0, 4)}`,
+    dob: isoToUs(student.dob),
     dob_formatted: longUsDate(student.dob),
     address: student.address,
     city: student.city,

@@ -37,6 +37,3 @@ export function maskName(firstName: string, lastName: string): string {
     .map((letter) => `${letter}.`)
     .join(' ');
 }
-
-/** An ISO date (YYYY-MM-DD) as the course writes dates of birth: MM/DD/YYYY. */
-export const isoToUs = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;

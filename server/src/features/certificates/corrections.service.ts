@@ -4,10 +4,9 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { certificateCorrections, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, isoToUs } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { isoToUs } from './certificate-dates.ts';
 import { issueCertificate } from './certificates.service.ts';
 import { REPLACED } from './deliveries.service.ts';
 

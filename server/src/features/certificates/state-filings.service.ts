@@ -11,11 +11,10 @@ import {
   stateFilings,
   students,
 } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, isoToUs } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { getPinnedProfile } from '../rules/rules.service.ts';
-import { isoToUs } from './certificate-dates.ts';
 
 /**
  * Issue 17 (decision 024): the state filing path of certificates a profile holds for the
