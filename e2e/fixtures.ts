@@ -186,16 +186,20 @@ export async function signInAsStudent(
 /** axe-core against WCAG 2.1 A and AA: no serious or critical violation may remain. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // A button re-enabled a moment ago is still fading its colours in (transition-colors): axe would
-  // measure the contrast of a colour halfway. Let every running transition finish first (not the
-  // endless animations, such as a loading pulse).
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation instanceof CSSTransition)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // measure the contrast of a colour halfway. Let every transition finish first (not the endless
+  // animations, such as a loading pulse), including one a render still under way starts: after
+  // two frames with none running the page has settled (a re-enabled button once started its
+  // fade just after a single look, and axe saw it halfway).
+  await page.evaluate(async () => {
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    for (let look = 0; look < 20; look++) {
+      await nextFrame();
+      await nextFrame();
+      const running = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
+      if (running.length === 0) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
