@@ -36,7 +36,7 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
 }
 
 /**
- * A transaction's copy of a prepared query (issue 15: a draw, a registration and a sign-in run
+ * A transaction's copy of a prepared query (issue 15: a registration and a sign-in run
  * theirs in a transaction, each a new one): the query's text, parameters and row mapping are the
  * same in every transaction, so it is built in the first and each later one takes a copy that
  * sends it on its own connection, with its own session's logger and cache (drizzle's prepared

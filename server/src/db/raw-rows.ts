@@ -13,11 +13,15 @@ const dialect = new PgDialect();
  * `Row` is the caller's word for the columns its SQL selects.
  */
 export async function selectRawRows<Row extends Record<string, unknown>>(db: Db, query: SQL | string): Promise<Row[]> {
-  const result: unknown = runsOnPglite(db) ? await executeOnPglite(db, query) : await db.execute(query);
+  return rowsOf<Row>(runsOnPglite(db) ? await executeOnPglite(db, query) : await db.execute(query));
+}
+
+/** A driver's answer to a raw statement, `{ rows }` on both (the caller names the columns). */
+function rowsOf<Row extends Record<string, unknown>>(result: unknown): Row[] {
   if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
-    throw new Error('A raw query answered without rows.');
+    throw new Error('A raw statement answered without rows.');
   }
-  return result.rows;
+  return result.rows as Row[];
 }
 
 /** db.execute on PGlite, without drizzle's per-query parsers (client.ts, dropQueryParsers). */
@@ -43,11 +47,7 @@ export async function selectPreparedRows<Row extends Record<string, unknown>>(
   if (runsOnPglite(db)) return selectRawRows<Row>(db, query);
   const built = dialect.sqlToQuery(query);
   const hash = createHash('sha1').update(built.sql).digest('hex').slice(0, 12);
-  const result: unknown = await db._.session.prepareQuery(built, undefined, `${name}_${hash}`, false).execute();
-  if (typeof result !== 'object' || result === null || !('rows' in result) || !Array.isArray(result.rows)) {
-    throw new Error('A prepared statement answered without rows.');
-  }
-  return result.rows as Row[];
+  return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, `${name}_${hash}`, false).execute());
 }
 
 /**
@@ -59,4 +59,14 @@ export function prepareStatement(db: Db, name: string, statement: () => SQL) {
   return prepareOnce(db, name, (database) =>
     database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
   );
+}
+
+/** prepareStatement's statement run with `values`, and its rows (named by the caller, as selectRawRows). */
+export async function selectPreparedStatementRows<Row extends Record<string, unknown>>(
+  db: Db,
+  name: string,
+  statement: () => SQL,
+  values: Record<string, unknown>,
+): Promise<Row[]> {
+  return rowsOf<Row>(await prepareStatement(db, name, statement).execute(values));
 }

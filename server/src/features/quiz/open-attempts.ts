@@ -112,7 +112,7 @@ export async function findFreshOpenAttempt(
       .prepare(name),
   ).execute({ studentId: student.studentId });
   if (read && withProgress) keepStudentProgress(db, student.studentId, read);
-  // The newest open attempt of each chapter (there is one; the draw's lock sees to it).
+  // The newest open attempt of each chapter (there is one; the draw's statement, draw_quiz_attempt, sees to it).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);

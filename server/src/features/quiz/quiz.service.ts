@@ -13,7 +13,7 @@ import {
   type IssueContext,
   readCertificateSubject,
 } from '../certificates/certificates.service.ts';
-import { prepareStatement, selectPreparedRows } from '../../db/raw-rows.ts';
+import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
@@ -150,57 +150,32 @@ async function drawAttempt(
   });
   const content = await getCourseContent(db);
   const activeBank = (chapter: number) => content.activeBankByChapter.get(chapter) ?? [];
-  // One draw at a time per student and chapter, so two requests at once share one attempt.
-  const attempt = await db.transaction(async (tx) => {
-    await prepareStatement(
-      tx,
-      'lock_draw',
-      () =>
-        sql`select pg_advisory_xact_lock(${sql.placeholder('studentId')}::int, ${sql.placeholder('chapterId')}::int)`,
-    ).execute({ studentId, chapterId });
-    // The latest attempt is the open one when there is one (this lock lets no second be drawn);
-    // otherwise its questions are the ones not to draw again.
-    const latest = await findLatestAttempt(tx, studentId, chapterId);
-    if (latest && latest.submittedAt === null) return latest;
-    await assertAttemptAllowed(tx, clock, { studentId, chapterId, rules });
-    const seen = new Set(latest?.questionIds ?? []);
-    const questionIds =
-      chapterId === FINAL_EXAM_CHAPTER
-        ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
-        : drawQuestions(activeBank(chapterId), rules.questionCount, seen);
-    if (questionIds.length < rules.questionCount) {
-      throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
-    }
-    const [created] = await prepareOnce(tx, 'insert_attempt', (database) =>
-      database
-        .insert(quizAttempts)
-        .values({
-          studentId: sql.placeholder('studentId'),
-          chapterId: sql.placeholder('chapterId'),
-          questionIds: sql.placeholder('questionIds'),
-          answerOrder: sql.placeholder('answerOrder'),
-          createdAt: sql.placeholder('createdAt'),
-          rulesProfileId: sql.placeholder('rulesProfileId'),
-          rulesProfileVersion: sql.placeholder('rulesProfileVersion'),
-        })
-        .returning()
-        .prepare('insert_attempt'),
-    ).execute({
-      studentId,
-      chapterId,
-      questionIds,
-      answerOrder: shuffleAnswers(content, questionIds),
-      createdAt: clock.now(),
-      rulesProfileId: profile.id,
-      rulesProfileVersion: profile.version,
-    });
-    if (!created) throw new Error('attempt was not saved');
-    return created;
+  // The latest attempt: open when a request at the same moment drew it since the read above;
+  // otherwise its questions are the ones not to draw again.
+  const latest = await findLatestAttempt(db, studentId, chapterId);
+  if (latest && latest.submittedAt === null) return presentAttempt(db, latest, rules, profile, input.language);
+  await assertAttemptAllowed(db, clock, { studentId, chapterId, rules });
+  const seen = new Set(latest?.questionIds ?? []);
+  const questionIds =
+    chapterId === FINAL_EXAM_CHAPTER
+      ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
+      : drawQuestions(activeBank(chapterId), rules.questionCount, seen);
+  if (questionIds.length < rules.questionCount) {
+    throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
+  }
+  const attempt = await saveDrawnAttempt(db, {
+    studentId,
+    chapterId,
+    questionIds,
+    answerOrder: shuffleAnswers(content, questionIds),
+    createdAt: clock.now(),
+    rulesProfileId: profile.id,
+    rulesProfileVersion: profile.version,
   });
   return presentAttempt(db, attempt, rules, profile, input.language);
 }
 
-/** The student's latest attempt at a quiz, submitted or not (a draw's one read, under its lock). */
+/** The student's latest attempt at a quiz, submitted or not (a draw's one read). */
 async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
   const [latest] = await prepareOnce(db, 'find_latest_attempt', (database) =>
     database
@@ -217,6 +192,37 @@ async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
       .prepare('find_latest_attempt'),
   ).execute({ studentId, chapterId });
   return latest;
+}
+
+/**
+ * Saves a drawn attempt, one at a time per student and quiz, so two requests at once share one
+ * attempt: the statement (migration 0022) takes the draw's lock, answers the open attempt when a
+ * request at the same moment saved one first, and otherwise saves this one. One statement, not a
+ * transaction, so no pool connection waits in a transaction for this instance's next turn (issue 15).
+ */
+async function saveDrawnAttempt(
+  db: Db,
+  drawn: Omit<OpenAttempt, 'id'> & { questionIds: number[]; createdAt: Date },
+): Promise<OpenAttempt> {
+  const [saved] = await selectPreparedStatementRows<OpenAttempt>(
+    db,
+    'draw_quiz_attempt',
+    () => sql`select "id", "student_id" as "studentId", "chapter_id" as "chapterId", "question_ids" as "questionIds",
+        "answer_order" as "answerOrder", "rules_profile_id" as "rulesProfileId",
+        "rules_profile_version" as "rulesProfileVersion"
+      from draw_quiz_attempt(${sql.placeholder('studentId')}::int, ${sql.placeholder('chapterId')}::int,
+        ${sql.placeholder('questionIds')}::jsonb, ${sql.placeholder('answerOrder')}::jsonb,
+        ${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('rulesProfileId')}::text,
+        ${sql.placeholder('rulesProfileVersion')}::int)`,
+    {
+      ...drawn,
+      questionIds: JSON.stringify(drawn.questionIds),
+      answerOrder: JSON.stringify(drawn.answerOrder),
+      createdAt: drawn.createdAt.toISOString(),
+    },
+  );
+  if (!saved) throw new Error('attempt was not saved');
+  return saved;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quiz, QuizResult } from '@ts/contract';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { answers, questions, quizAttempts, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import {
@@ -148,6 +149,20 @@ describe('quizzes and the final exam', () => {
     expect(first?.json<Quiz>().attemptId).toBe(second?.json<Quiz>().attemptId);
     const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id));
     expect(attempts).toHaveLength(1);
+  });
+
+  it("answers the open attempt, not a second one, when a draw's write comes after another's (migration 0022)", async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const open = await drawChapterQuiz(client, 1);
+    // What a second request's write looks like when it read no open attempt before the first saved.
+    const [answered] = await selectRawRows<{ id: number }>(
+      t.db,
+      sql`select id from draw_quiz_attempt(${id}::int, 1, '[1, 2, 3]'::jsonb, '{}'::jsonb, now(), 'default', 1)`,
+    );
+    expect(answered?.id).toBe(open.attemptId);
+    const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id));
+    expect(attempts.map((attempt) => attempt.id)).toEqual([open.attemptId]);
   });
 
   it('draws a retake from questions the previous attempt did not use', async () => {
