@@ -63,24 +63,54 @@ export async function withGuessThrottle<T>(
       'lock_guess',
       () => sql`select pg_advisory_xact_lock(hashtext(${sql.placeholder('subjectHash')}::text))`,
     ).execute({ subjectHash });
-    await assertUnderLimits(tx, clock, who, subjectHash);
+    await assertUnderLimits(tx, clock, who);
     return guess(tx, async () => {
       await tx.insert(loginFailures).values({ scope: who.scope, subjectHash, ip: who.ip, createdAt: clock.now() });
     });
   });
 }
 
-async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject, subjectHash: string): Promise<void> {
-  const { scope, ip } = who;
+/** The failures that count against `who` (the `guess…` placeholders, guessValues): by subject, by address. */
+function countedFailures() {
+  const subjectMatches = and(
+    eq(loginFailures.scope, sql.placeholder('guessScope')),
+    eq(loginFailures.subjectHash, sql.placeholder('guessSubjectHash')),
+  );
+  const addressMatches = eq(loginFailures.ip, sql.placeholder('guessIp'));
+  return {
+    subjectMatches,
+    addressMatches,
+    inWindow: and(gt(loginFailures.createdAt, sql.placeholder('guessSince')), or(subjectMatches, addressMatches)),
+  };
+}
+
+/** The values of countedFailures' placeholders for one guess. */
+export function guessValues(clock: Clock, who: ThrottleSubject) {
+  return {
+    guessScope: who.scope,
+    guessSubjectHash: throttleSubjectHash(who.scope, who.subject),
+    guessIp: who.ip,
+    guessSince: new Date(clock.now().getTime() - LOGIN_WINDOW_MS),
+  };
+}
+
+/**
+ * For a statement that acts only while `who` is under both limits, as assertUnderLimits counts
+ * them (a registration that finds no enrolment to collide with, issue 15: it counts no failure, so
+ * it needs no lock): true while under. Its values are guessValues'.
+ */
+export function underGuessLimits() {
+  const { subjectMatches, addressMatches, inWindow } = countedFailures();
+  return sql`(select count(case when ${subjectMatches} then 1 end) < ${MAX_FAILURES_PER_SUBJECT}
+      and count(case when ${addressMatches} then 1 end) < ${MAX_FAILURES_PER_ADDRESS}
+    from ${loginFailures} where ${inWindow})`;
+}
+
+async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject): Promise<void> {
   const now = clock.now().getTime();
-  const since = new Date(now - LOGIN_WINDOW_MS);
   // Prepared once (issue 15): every sign-in and every public registration asks it.
   const [row] = await prepareOnce(db, 'count_guesses', (database) => {
-    const subjectMatches = and(
-      eq(loginFailures.scope, sql.placeholder('scope')),
-      eq(loginFailures.subjectHash, sql.placeholder('subjectHash')),
-    );
-    const addressMatches = eq(loginFailures.ip, sql.placeholder('ip'));
+    const { subjectMatches, addressMatches, inWindow } = countedFailures();
     return database
       .select({
         bySubject: count(sql`case when ${subjectMatches} then 1 end`),
@@ -88,9 +118,9 @@ async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject, sub
         oldest: min(loginFailures.createdAt),
       })
       .from(loginFailures)
-      .where(and(gt(loginFailures.createdAt, sql.placeholder('since')), or(subjectMatches, addressMatches)))
+      .where(inWindow)
       .prepare('count_guesses');
-  }).execute({ scope, subjectHash, ip, since });
+  }).execute(guessValues(clock, who));
   if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
     // When the oldest counted failure leaves the window, one more attempt is allowed.
     const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;

@@ -9,7 +9,8 @@ import { resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
-import { withGuessThrottle } from '../auth/throttle.ts';
+import { guessValues, underGuessLimits, withGuessThrottle } from '../auth/throttle.ts';
+import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -75,7 +76,6 @@ export async function registerStudent(
   if (!profile) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
 
   const probe = enrolledByStaffId === null ? { ip } : null;
-  await assertNoActiveDuplicate(db, clock, input, dob, probe);
   const now = clock.now();
   const fields = {
     firstName: input.first_name,
@@ -94,8 +94,22 @@ export async function registerStudent(
     caseNumber: input.case_number ?? null,
   };
   try {
+    // A student's own registration that nothing stands in the way of: one statement (issue 15).
+    if (probe) {
+      const [created] = await insertStudentIfClear(
+        db,
+        { ...fields, createdAt: now },
+        guessValues(clock, probeOf(input, probe)),
+      );
+      if (created) return { studentId: created.id };
+    }
+    // Which refusal it is (or, after a race, that there is none after all).
+    await assertNoActiveDuplicate(db, clock, input, dob, probe);
     if (enrolledByStaffId === null) {
-      const [created] = await insertStudent(db).execute({ ...fields, createdAt: now });
+      const [created] = await db
+        .insert(students)
+        .values({ ...fields, createdAt: now })
+        .returning({ id: students.id });
       if (!created) throw new Error('insert returned no row');
       return { studentId: created.id };
     }
@@ -142,31 +156,66 @@ export async function registerStudent(
   }
 }
 
-/** A student's own registration, prepared once (issue 15): a thousand may register within a minute. */
-function insertStudent(db: Db) {
-  return prepareOnce(db, 'insert_student', (database) =>
-    database
-      .insert(students)
-      .values({
-        firstName: sql.placeholder('firstName'),
-        lastName: sql.placeholder('lastName'),
-        email: sql.placeholder('email'),
-        dlNumber: sql.placeholder('dlNumber'),
-        dob: sql.placeholder('dob'),
-        address: sql.placeholder('address'),
-        city: sql.placeholder('city'),
-        state: sql.placeholder('state'),
-        zip: sql.placeholder('zip'),
-        courtId: sql.placeholder('courtId'),
-        rulesProfileId: sql.placeholder('rulesProfileId'),
-        rulesProfileVersion: sql.placeholder('rulesProfileVersion'),
-        courtDueDate: sql.placeholder('courtDueDate'),
-        caseNumber: sql.placeholder('caseNumber'),
-        createdAt: sql.placeholder('createdAt'),
-      })
-      .returning({ id: students.id })
-      .prepare('insert_student'),
+/** The columns a student's own registration writes, in insertStudentIfClear's order. */
+const REGISTERED = [
+  'firstName',
+  'lastName',
+  'email',
+  'dlNumber',
+  'dob',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'courtId',
+  'rulesProfileId',
+  'rulesProfileVersion',
+  'courtDueDate',
+  'caseNumber',
+  'createdAt',
+] as const;
+
+/**
+ * A student's own registration in one statement (issue 15: a thousand may register within a
+ * minute, and the checks first were a transaction of five statements): inserted only while no
+ * active enrolment holds the email or the licence number and neither the licence nor the address
+ * is over the duplicate probes' limits. Otherwise no row, and registerStudent asks which refusal
+ * it is, counting the probe (assertNoActiveDuplicate). A registration that collides finds nothing
+ * out here, so none is counted here.
+ */
+async function insertStudentIfClear(
+  db: Db,
+  values: Record<(typeof REGISTERED)[number], unknown>,
+  guess: ReturnType<typeof guessValues>,
+): Promise<{ id: number }[]> {
+  return selectPreparedStatementRows<{ id: number }>(
+    db,
+    'insert_student_if_clear',
+    () => sql`insert into ${students} (${sql.join(
+      REGISTERED.map((key) => sql.identifier(students[key].name)),
+      sql`, `,
+    )})
+      select ${sql.join(
+        REGISTERED.map((key) => sql`${sql.placeholder(key)}::${sql.raw(students[key].getSQLType())}`),
+        sql`, `,
+      )}
+      where not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
+      returning ${students.id}`,
+    { ...values, ...guess },
   );
+}
+
+/** An active enrolment holding the `email` or the `dlNumber` placeholder's value. */
+function activeEnrolmentHolding() {
+  return and(
+    isNull(students.archivedAt),
+    or(eq(students.email, sql.placeholder('email')), eq(students.dlNumber, sql.placeholder('dlNumber'))),
+  );
+}
+
+/** Whose guess a public registration's duplicate probe is: the typed licence, from the client's address. */
+function probeOf(input: Registration, probe: { ip: string }) {
+  return { scope: 'student', subject: input.dl_number, ip: probe.ip } as const;
 }
 
 /**
@@ -210,12 +259,7 @@ async function assertNoActiveDuplicate(
           dob: students.dob,
         })
         .from(students)
-        .where(
-          and(
-            isNull(students.archivedAt),
-            or(eq(students.email, sql.placeholder('email')), eq(students.dlNumber, sql.placeholder('dlNumber'))),
-          ),
-        )
+        .where(activeEnrolmentHolding())
         .orderBy(sql`${students.dlNumber} = ${sql.placeholder('dlNumber')}::text desc`, students.id)
         .prepare('find_registration_matches'),
     ).execute({ email: input.email, dlNumber: input.dl_number });
@@ -224,7 +268,7 @@ async function assertNoActiveDuplicate(
     if (existing) throw duplicateAccount(existing.id, undefined);
     return;
   }
-  const who = { scope: 'student', subject: input.dl_number, ip: probe.ip } as const;
+  const who = probeOf(input, probe);
   const duplicate = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
     const matches = await findMatches(tx);
     const [existing] = matches;

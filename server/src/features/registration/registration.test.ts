@@ -512,6 +512,18 @@ describe('registration', () => {
       expect(statuses[30]).toBe(429);
     });
 
+    it('refuses with 429 a registration that finds no duplicate from an address over its limit, and enrols no one', async () => {
+      const address = uniqueAddress();
+      for (let probe = 1; probe <= 30; probe += 1) {
+        const existing = await createStudent(t.db);
+        await register(buildRegistration({ dl_number: existing.dlNumber }), undefined, address);
+      }
+      const fresh = buildRegistration();
+      const response = await register(fresh, undefined, address);
+      expect(response.statusCode).toBe(429);
+      expect(await t.db.select().from(students).where(eq(students.dlNumber, fresh.dl_number))).toEqual([]);
+    });
+
     it('does not count a registration that finds no duplicate', async () => {
       const address = uniqueAddress();
       for (let n = 1; n <= 6; n += 1) {
