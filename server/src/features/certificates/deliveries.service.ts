@@ -82,6 +82,11 @@ function certificateEmail(
   };
 }
 
+/** A delivery still to send whose time had come by `moment`. */
+function queuedAndDueBy(moment: Date) {
+  return and(eq(certificateDeliveries.status, 'queued'), lte(certificateDeliveries.nextAttemptAt, moment));
+}
+
 /**
  * Sends what is due: claims up to a batch of queued deliveries whose time has come (a lease, so
  * two instances never send the same one at once), sends each with the PDF attached, and records
@@ -125,8 +130,7 @@ async function sendDueBatch(
       .from(certificateDeliveries)
       .where(
         and(
-          eq(certificateDeliveries.status, 'queued'),
-          lte(certificateDeliveries.nextAttemptAt, now),
+          queuedAndDueBy(now),
           or(isNull(certificateDeliveries.lockedUntil), lte(certificateDeliveries.lockedUntil, now)),
         ),
       )
@@ -286,12 +290,7 @@ async function hasLongDueDelivery(db: Db, clock: Clock): Promise<boolean> {
   const [due] = await db
     .select({ id: certificateDeliveries.id })
     .from(certificateDeliveries)
-    .where(
-      and(
-        eq(certificateDeliveries.status, 'queued'),
-        lte(certificateDeliveries.nextAttemptAt, new Date(clock.now().getTime() - MAX_WAIT_FOR_BUSY_MS)),
-      ),
-    )
+    .where(queuedAndDueBy(new Date(clock.now().getTime() - MAX_WAIT_FOR_BUSY_MS)))
     .limit(1);
   return due !== undefined;
 }

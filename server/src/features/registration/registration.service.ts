@@ -92,7 +92,9 @@ export async function registerStudent(
     rulesProfileVersion: profile.version,
     courtDueDate,
     caseNumber: input.case_number ?? null,
-  };
+    // Every column a registration writes, whichever path writes it: insertStudentIfClear names
+    // them one by one, so a new one must be added there too (the compiler says so).
+  } satisfies Record<Exclude<RegisteredColumn, 'createdAt'>, unknown>;
   try {
     // A student's own registration that nothing stands in the way of: one statement (issue 15).
     if (probe) {
@@ -174,6 +176,7 @@ const REGISTERED = [
   'caseNumber',
   'createdAt',
 ] as const;
+type RegisteredColumn = (typeof REGISTERED)[number];
 
 /**
  * A student's own registration in one statement (issue 15: a thousand may register within a
@@ -185,7 +188,7 @@ const REGISTERED = [
  */
 async function insertStudentIfClear(
   db: Db,
-  values: Record<(typeof REGISTERED)[number], unknown>,
+  values: Record<RegisteredColumn, unknown>,
   guess: ReturnType<typeof guessValues>,
 ): Promise<{ id: number }[]> {
   return selectPreparedStatementRows<{ id: number }>(
