@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { prepareStatement } from '../../db/raw-rows.ts';
+import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { courts, paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -144,44 +144,48 @@ export async function fulfilPayment(
   intent: ProviderIntent,
 ): Promise<{ studentId: number }> {
   if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
-  const [expected] = await prepareOnce(db, 'find_payment_intent', (database) =>
-    database
-      .select()
-      .from(paymentIntents)
-      .where(
-        and(eq(paymentIntents.id, sql.placeholder('id')), eq(paymentIntents.provider, sql.placeholder('provider'))),
-      )
-      .prepare('find_payment_intent'),
-  ).execute({ id: intent.id, provider: provider.name });
-  if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
-  if (intent.metadata.studentId !== String(expected.studentId)) {
-    throw notVerified('This payment belongs to another enrolment.');
-  }
-  if (intent.amount !== expected.amountCents || intent.currency !== expected.currency) {
-    throw notVerified('This payment is not for the course price.');
-  }
-  // The payment and the enrolment's "paid" in one statement, so both or neither are written.
-  await prepareStatement(
+  // The intent this school recorded, and the payment with the enrolment's "paid" written only if
+  // the provider's intent matches it: one statement (issue 15: every payment is confirmed twice,
+  // by the provider and by the browser's return), so both or neither are written.
+  const [expected] = await selectPreparedStatementRows<{ student_id: number; amount_cents: number; currency: string }>(
     db,
     'record_card_payment',
-    () => sql`with recorded as (
+    () => sql`with expected as (
+        select student_id, amount_cents, currency from ${paymentIntents}
+        where id = ${sql.placeholder('intentId')}::text and provider = ${sql.placeholder('provider')}::text
+      ), matching as (
+        select student_id from expected
+        where student_id::text = ${sql.placeholder('metadataStudentId')}::text
+          and amount_cents = ${sql.placeholder('amount')}::int and currency = ${sql.placeholder('currency')}::text
+      ), recorded as (
         insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, created_at)
-        values (${sql.placeholder('studentId')}::int, 'card', ${sql.placeholder('provider')}::text,
-          ${sql.placeholder('intentId')}::text, ${sql.placeholder('amount')}::int, ${sql.placeholder('currency')}::text,
-          ${sql.placeholder('now')}::timestamptz)
+        select student_id, 'card', ${sql.placeholder('provider')}::text, ${sql.placeholder('intentId')}::text,
+          ${sql.placeholder('amount')}::int, ${sql.placeholder('currency')}::text, ${sql.placeholder('now')}::timestamptz
+        from matching
         on conflict (provider_payment_id) do nothing
+      ), paid as (
+        update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
+        where id = (select student_id from matching) and payment_at is null
       )
-      update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
-      where id = ${sql.placeholder('studentId')}::int and payment_at is null`,
-  ).execute({
-    studentId: expected.studentId,
-    provider: provider.name,
-    intentId: intent.id,
-    amount: intent.amount,
-    currency: intent.currency,
-    now: clock.now().toISOString(),
-  });
-  return { studentId: expected.studentId };
+      select student_id, amount_cents, currency from expected`,
+    {
+      intentId: intent.id,
+      provider: provider.name,
+      metadataStudentId: intent.metadata.studentId ?? null,
+      amount: intent.amount,
+      currency: intent.currency,
+      now: clock.now().toISOString(),
+    },
+  );
+  // Why nothing was written, if it was not (the statement's conditions, in words).
+  if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
+  if (intent.metadata.studentId !== String(expected.student_id)) {
+    throw notVerified('This payment belongs to another enrolment.');
+  }
+  if (intent.amount !== expected.amount_cents || intent.currency !== expected.currency) {
+    throw notVerified('This payment is not for the course price.');
+  }
+  return { studentId: expected.student_id };
 }
 
 /** Spec 4: the browser's "mark as paid" after the redirect is a hint; the provider has the last word. */

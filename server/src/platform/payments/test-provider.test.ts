@@ -219,6 +219,15 @@ describe('the built-in test provider', () => {
     });
   });
 
+  it('charges once when one PaymentIntent is confirmed twice at once, and calls the second already submitted', async () => {
+    const intent = await newIntent();
+    const confirm = () => provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
+    const results = await Promise.all([confirm(), confirm()]);
+    const codes = results.map((result) => result?.error?.code ?? null).sort();
+    expect(codes).toEqual(['payment_intent_unexpected_state', null].sort());
+    expect(results.map((result) => result?.intent.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it('answers a form error and charges nothing for an invalid card', async () => {
     const intent = await newIntent();
     const result = await provider.confirmIntent({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { testProviderIntents } from '../../db/schema.ts';
@@ -123,6 +123,9 @@ function decide(number: string): { status: IntentStatus; error: CardError | null
   }
 }
 
+/** An intent in one of these has been submitted: a confirmation is refused. */
+const FINAL_STATUSES = new Set<IntentStatus>(['succeeded', 'processing', 'canceled']);
+
 function toIntent(row: typeof testProviderIntents.$inferSelect): ProviderIntent {
   return {
     id: row.id,
@@ -165,8 +168,9 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
 
     async createIntent({ amount, currency, metadata, idempotencyKey }) {
       const id = `pi_test_${randomBytes(12).toString('hex')}`;
-      // Same idempotency key, same PaymentIntent: as Stripe answers a retried request.
-      await prepareOnce(db, 'insert_test_intent', (database) =>
+      // Same idempotency key, same PaymentIntent: as Stripe answers a retried request. A new key
+      // is answered by the insert itself, a retried one by the row already there.
+      const [inserted] = await prepareOnce(db, 'insert_test_intent', (database) =>
         database
           .insert(testProviderIntents)
           .values({
@@ -181,6 +185,7 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
             updatedAt: sql.placeholder('now'),
           })
           .onConflictDoNothing({ target: testProviderIntents.idempotencyKey })
+          .returning()
           .prepare('insert_test_intent'),
       ).execute({
         id,
@@ -191,7 +196,7 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
         idempotencyKey,
         now: clock.now(),
       });
-      const row = await findBy('idempotencyKey', idempotencyKey);
+      const row = inserted ?? (await findBy('idempotencyKey', idempotencyKey));
       if (!row) throw new Error('test provider lost a PaymentIntent');
       return toIntent(row);
     },
@@ -202,28 +207,48 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
     },
 
     async confirmIntent({ id, clientSecret, card }) {
+      // A valid card on an intent still waiting for one: charged in one statement (issue 15).
+      const invalid = validateTestCard(card, clock.now());
+      if (!invalid) {
+        const outcome = decide(card.number.replace(/[\s-]/g, ''));
+        const [charged] = await prepareOnce(db, 'confirm_test_intent', (database) =>
+          database
+            .update(testProviderIntents)
+            .set({
+              status: sql`${sql.placeholder('status')}::text`,
+              lastError: sql`${sql.placeholder('lastError')}::text`,
+              updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+            })
+            .where(
+              and(
+                eq(testProviderIntents.id, sql.placeholder('id')),
+                eq(testProviderIntents.clientSecret, sql.placeholder('clientSecret')),
+                notInArray(testProviderIntents.status, [...FINAL_STATUSES]),
+              ),
+            )
+            .returning()
+            .prepare('confirm_test_intent'),
+        ).execute({
+          id,
+          clientSecret,
+          status: outcome.status,
+          lastError: outcome.error?.code ?? null,
+          now: clock.now().toISOString(),
+        });
+        if (charged) return { intent: toIntent(charged), error: outcome.error };
+      }
+      // Otherwise, why not: no such intent (or not this secret), already submitted, or the card.
       const row = await findById(id);
       if (!row || row.clientSecret !== clientSecret) return null;
-      if (row.status === 'succeeded' || row.status === 'processing' || row.status === 'canceled') {
-        return {
-          intent: toIntent(row),
-          error: {
-            type: 'validation_error',
-            code: 'payment_intent_unexpected_state',
-            message: 'This payment has already been submitted.',
-          },
-        };
-      }
-      const invalid = validateTestCard(card, clock.now());
-      if (invalid) return { intent: toIntent(row), error: invalid };
-      const outcome = decide(card.number.replace(/[\s-]/g, ''));
-      const [updated] = await db
-        .update(testProviderIntents)
-        .set({ status: outcome.status, lastError: outcome.error?.code ?? null, updatedAt: clock.now() })
-        .where(eq(testProviderIntents.id, id))
-        .returning();
-      if (!updated) return null;
-      return { intent: toIntent(updated), error: outcome.error };
+      if (invalid && !FINAL_STATUSES.has(row.status as IntentStatus)) return { intent: toIntent(row), error: invalid };
+      return {
+        intent: toIntent(row),
+        error: {
+          type: 'validation_error',
+          code: 'payment_intent_unexpected_state',
+          message: 'This payment has already been submitted.',
+        },
+      };
     },
 
     parseWebhook() {
