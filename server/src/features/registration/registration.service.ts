@@ -1,11 +1,11 @@
-import { findCourtProfileRef } from '../rules/rules.service.ts';
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { DEFAULT_PROFILE_ID, findCourtProfileRef } from '../rules/rules.service.ts';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { resetTokens, students } from '../../db/schema.ts';
+import { courts, resetTokens, rulesProfiles, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
@@ -71,13 +71,9 @@ export async function registerStudent(
     courtDueDate = parseCourtDueDate(input.court_due_date, localDate(clock.now(), schoolTimeZone));
     if (!courtDueDate) throw badRequest('The court due date is not a valid date.');
   }
-  // The court's rules profile as it is today stays the enrolment's rules (decision 012).
-  const profile = await findCourtProfileRef(db, input.court);
-  if (!profile) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
-
   const probe = enrolledByStaffId === null ? { ip } : null;
   const now = clock.now();
-  const fields = {
+  const person = {
     firstName: input.first_name,
     lastName: input.last_name,
     email: input.email,
@@ -88,23 +84,25 @@ export async function registerStudent(
     state: input.state,
     zip: input.zip,
     courtId: input.court,
-    rulesProfileId: profile.id,
-    rulesProfileVersion: profile.version,
     courtDueDate,
     caseNumber: input.case_number ?? null,
     // Every column a registration writes, whichever path writes it: insertStudentIfClear names
     // them one by one, so a new one must be added there too (the compiler says so).
-  } satisfies Record<Exclude<RegisteredColumn, 'createdAt'>, unknown>;
+  } satisfies Record<Exclude<RegisteredColumn, 'createdAt' | ProfileColumn>, unknown>;
   try {
     // A student's own registration that nothing stands in the way of: one statement (issue 15).
     if (probe) {
       const [created] = await insertStudentIfClear(
         db,
-        { ...fields, createdAt: now },
+        { ...person, createdAt: now },
         guessValues(clock, probeOf(input, probe)),
       );
       if (created) return { studentId: created.id };
     }
+    // The court's rules profile as it is today stays the enrolment's rules (decision 012).
+    const profile = await findCourtProfileRef(db, input.court);
+    if (!profile) throw new AppError('NO_SUCH_COURT', 'Please choose a court from the list.');
+    const fields = { ...person, rulesProfileId: profile.id, rulesProfileVersion: profile.version };
     // Which refusal it is (or, after a race, that there is none after all).
     await assertNoActiveDuplicate(db, clock, input, dob, probe);
     if (enrolledByStaffId === null) {
@@ -178,19 +176,32 @@ const REGISTERED = [
 ] as const;
 type RegisteredColumn = (typeof REGISTERED)[number];
 
+/** The columns the court's row gives (decision 012: its rules profile as it is today). */
+type ProfileColumn = 'rulesProfileId' | 'rulesProfileVersion';
+const COURT_PROFILE_ID = sql`coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID})`;
+const FROM_COURT: Record<ProfileColumn, SQL> = {
+  rulesProfileId: COURT_PROFILE_ID,
+  rulesProfileVersion: sql`(select max(${rulesProfiles.version}) from ${rulesProfiles} where ${rulesProfiles.id} = ${COURT_PROFILE_ID})`,
+};
+
 /**
  * A student's own registration in one statement (issue 15: a thousand may register within a
- * minute, and the checks first were a transaction of five statements): inserted only while no
- * active enrolment holds the email or the licence number and neither the licence nor the address
- * is over the duplicate probes' limits. Otherwise no row, and registerStudent asks which refusal
- * it is, counting the probe (assertNoActiveDuplicate). A registration that collides finds nothing
+ * minute, and the checks first were a transaction of five statements): inserted only while the
+ * court exists (its rules profile as it is today is pinned, findCourtProfileRef's), no active
+ * enrolment holds the email or the licence number and neither the licence nor the address is
+ * over the duplicate probes' limits. Otherwise no row, and registerStudent asks which refusal it
+ * is, counting the probe (assertNoActiveDuplicate). A registration that collides finds nothing
  * out here, so none is counted here.
  */
 async function insertStudentIfClear(
   db: Db,
-  values: Record<RegisteredColumn, unknown>,
+  values: Record<Exclude<RegisteredColumn, ProfileColumn>, unknown>,
   guess: ReturnType<typeof guessValues>,
 ): Promise<{ id: number }[]> {
+  const valueOf = (key: RegisteredColumn) =>
+    key === 'rulesProfileId' || key === 'rulesProfileVersion'
+      ? FROM_COURT[key]
+      : sql`${sql.placeholder(key)}::${sql.raw(students[key].getSQLType())}`;
   return selectPreparedStatementRows<{ id: number }>(
     db,
     'insert_student_if_clear',
@@ -198,11 +209,10 @@ async function insertStudentIfClear(
       REGISTERED.map((key) => sql.identifier(students[key].name)),
       sql`, `,
     )})
-      select ${sql.join(
-        REGISTERED.map((key) => sql`${sql.placeholder(key)}::${sql.raw(students[key].getSQLType())}`),
-        sql`, `,
-      )}
-      where not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
+      select ${sql.join(REGISTERED.map(valueOf), sql`, `)}
+      from ${courts}
+      where ${courts.id} = ${sql.placeholder('courtId')}::int and ${FROM_COURT.rulesProfileVersion} is not null
+        and not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
       returning ${students.id}`,
     { ...values, ...guess },
   );
