@@ -1,11 +1,11 @@
-import { DEFAULT_PROFILE_ID, findCourtProfileRef } from '../rules/rules.service.ts';
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { courtProfileRefColumns, findCourtProfileRef } from '../rules/rules.service.ts';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { courts, resetTokens, rulesProfiles, students } from '../../db/schema.ts';
+import { courts, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
@@ -178,11 +178,6 @@ type RegisteredColumn = (typeof REGISTERED)[number];
 
 /** The columns the court's row gives (decision 012: its rules profile as it is today). */
 type ProfileColumn = 'rulesProfileId' | 'rulesProfileVersion';
-const COURT_PROFILE_ID = sql`coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID})`;
-const FROM_COURT: Record<ProfileColumn, SQL> = {
-  rulesProfileId: COURT_PROFILE_ID,
-  rulesProfileVersion: sql`(select max(${rulesProfiles.version}) from ${rulesProfiles} where ${rulesProfiles.id} = ${COURT_PROFILE_ID})`,
-};
 
 /**
  * A student's own registration in one statement (issue 15: a thousand may register within a
@@ -198,9 +193,10 @@ async function insertStudentIfClear(
   values: Record<Exclude<RegisteredColumn, ProfileColumn>, unknown>,
   guess: ReturnType<typeof guessValues>,
 ): Promise<{ id: number }[]> {
+  const fromCourt = courtProfileRefColumns();
   const valueOf = (key: RegisteredColumn) =>
     key === 'rulesProfileId' || key === 'rulesProfileVersion'
-      ? FROM_COURT[key]
+      ? fromCourt[key]
       : sql`${sql.placeholder(key)}::${sql.raw(students[key].getSQLType())}`;
   return selectPreparedStatementRows<{ id: number }>(
     db,
@@ -211,7 +207,7 @@ async function insertStudentIfClear(
     )})
       select ${sql.join(REGISTERED.map(valueOf), sql`, `)}
       from ${courts}
-      where ${courts.id} = ${sql.placeholder('courtId')}::int and ${FROM_COURT.rulesProfileVersion} is not null
+      where ${courts.id} = ${sql.placeholder('courtId')}::int and ${fromCourt.rulesProfileVersion} is not null
         and not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
       returning ${students.id}`,
     { ...values, ...guess },

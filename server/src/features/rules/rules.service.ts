@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type RulesProfile, RulesProfileSchema } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -51,6 +51,21 @@ export async function getCourtProfileRef(db: Db, courtId: number): Promise<{ id:
 }
 
 /**
+ * The rules profile a new enrolment in the court of the statement's `courts` row is pinned to, as
+ * two columns (id, and its current version: null when that profile is not loaded), for a
+ * statement that reads the court anyway (a registration, issue 15).
+ */
+export function courtProfileRefColumns(): { rulesProfileId: SQL<string>; rulesProfileVersion: SQL<number | null> } {
+  const id = sql<string>`coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID})`;
+  return {
+    rulesProfileId: id,
+    rulesProfileVersion: sql<
+      number | null
+    >`(select max(${rulesProfiles.version}) from ${rulesProfiles} where ${rulesProfiles.id} = ${id})`,
+  };
+}
+
+/**
  * getCourtProfileRef in one query, undefined when there is no such court: a registration asks
  * whether its court exists and which profile to pin in the same round trip (issue 15).
  */
@@ -62,18 +77,16 @@ export async function findCourtProfileRef(
   const [court] = await prepareOnce(db, 'find_court_profile', (database) =>
     database
       .select({
-        profileId: courts.rulesProfileId,
-        version: sql<number | null>`(select max(${rulesProfiles.version}) from ${rulesProfiles}
-        where ${rulesProfiles.id} = coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID}))`,
+        profileId: courtProfileRefColumns().rulesProfileId,
+        version: courtProfileRefColumns().rulesProfileVersion,
       })
       .from(courts)
       .where(eq(courts.id, sql.placeholder('courtId')))
       .prepare('find_court_profile'),
   ).execute({ courtId });
   if (!court) return undefined;
-  const id = court.profileId ?? DEFAULT_PROFILE_ID;
-  if (court.version === null) throw new Error(`rules profile ${id} is not loaded`);
-  return { id, version: court.version };
+  if (court.version === null) throw new Error(`rules profile ${court.profileId} is not loaded`);
+  return { id: court.profileId, version: court.version };
 }
 
 export interface StudentProfile {
