@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { SessionUser } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Auth, SessionPerson } from '../../plugins/session.ts';
-import { guessValues, staffAccountThrottleSubject, underGuessLimits, withGuessThrottle } from './throttle.ts';
+import { staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
 const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
 
@@ -59,31 +59,6 @@ function toStaffUser(member: StaffUserRow): SessionUser {
 }
 
 /**
- * The active enrolment a student's sign-in names (the placeholders dlNumber and lastName), where
- * `also` holds too.
- */
-function selectSignInStudent(database: Db, also?: SQL) {
-  return database
-    .select({
-      id: students.id,
-      firstName: students.firstName,
-      lastName: students.lastName,
-      paymentAt: students.paymentAt,
-      completedAt: students.completedAt,
-    })
-    .from(students)
-    .where(
-      and(
-        eq(students.dlNumber, sql.placeholder('dlNumber')),
-        isNull(students.archivedAt),
-        sql`lower(${students.lastName}) = lower(${sql.placeholder('lastName')}::text)`,
-        also,
-      ),
-    )
-    .limit(1);
-}
-
-/**
  * Spec 2: a student signs in with last name and licence number. "No such student" and
  * "wrong licence number" get the same answer.
  */
@@ -93,21 +68,23 @@ export async function authenticateStudent(
   input: { lastName: string; dlNumber: string; ip: string },
 ): Promise<SessionUser> {
   const dlNumber = normaliseDlNumber(input.dlNumber);
-  const lastName = input.lastName.trim();
   const who = { scope: 'student', subject: dlNumber, ip: input.ip } as const;
-  // A right sign-in while under both limits: one statement, no lock (issue 15: a thousand
-  // students may sign in within a minute, and the locked path is a transaction of four). It
-  // counts no failure, so there is nothing for a parallel guess to slip past; read in one
-  // snapshot, it is as if it ran just before any guess that commits after it began.
-  const [clear] = await prepareOnce(db, 'find_student_sign_in_if_clear', (database) =>
-    selectSignInStudent(database, underGuessLimits()).prepare('find_student_sign_in_if_clear'),
-  ).execute({ dlNumber, lastName, ...guessValues(clock, who) });
-  if (clear) return toStudentUser(clear);
-  // Otherwise the guess is counted under the lock: over a limit (429), a failure, or a race.
   const student = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
+    // Prepared once (issue 15): a thousand students may sign in within a minute.
     const [found] = await prepareOnce(tx, 'find_student_sign_in', (database) =>
-      selectSignInStudent(database).prepare('find_student_sign_in'),
-    ).execute({ dlNumber, lastName });
+      database
+        .select()
+        .from(students)
+        .where(
+          and(
+            eq(students.dlNumber, sql.placeholder('dlNumber')),
+            isNull(students.archivedAt),
+            sql`lower(${students.lastName}) = lower(${sql.placeholder('lastName')}::text)`,
+          ),
+        )
+        .limit(1)
+        .prepare('find_student_sign_in'),
+    ).execute({ dlNumber, lastName: input.lastName.trim() });
     if (!found) await recordFailure();
     return found ?? null;
   });
