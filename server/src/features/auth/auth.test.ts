@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { PRODUCTION_WITHOUT_SERVICES } from '../../config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, staff, students } from '../../db/schema.ts';
+import { loginFailures, sessions, staff, students } from '../../db/schema.ts';
+import { throttleSubjectHash } from './throttle.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
 import { createStaff, createStudent, getCourtId, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
@@ -397,6 +398,42 @@ describe('auth', () => {
       const statuses = responses.map((response) => response.statusCode);
       expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(7);
+    });
+
+    it('checks a right guess only after the guesses of the same licence in progress are counted', async () => {
+      // A burst of guesses sent at once must not see the right last name checked before the wrong
+      // ones' failures are counted. Here a guess in progress holds the licence's lock while its
+      // failures (the limit's 5) are written; the right sign-in sent meanwhile must wait for it.
+      const student = await createStudent(t.db);
+      const subjectHash = throttleSubjectHash('student', student.dlNumber);
+      let answered = false;
+      let signIn: Promise<{ statusCode: number }> | undefined;
+      await t.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subjectHash}))`);
+        await tx.insert(loginFailures).values(
+          Array.from({ length: 5 }, () => ({
+            scope: 'student' as const,
+            subjectHash,
+            ip: '192.0.2.1',
+            createdAt: t.clock.now(),
+          })),
+        );
+        signIn = studentLogin(student.lastName, student.dlNumber).then((response) => {
+          answered = true;
+          return response;
+        });
+        // On PostgreSQL, until the sign-in waits for the lock (or has answered without it); on
+        // PGlite's one connection it cannot run before this transaction ends anyway.
+        for (let look = 0; look < 200 && !answered; look++) {
+          const [waiting] = await selectRows<{ count: number }>(
+            tx,
+            sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and not granted`,
+          );
+          if ((waiting?.count ?? 0) > 0) break;
+        }
+      });
+      const response = await signIn;
+      expect(response?.statusCode).toBe(429);
     });
 
     it('refuses the 6th attempt for a staff username with a 429, even with the right password', async () => {
