@@ -425,11 +425,11 @@ describe('auth', () => {
         // On PostgreSQL, until the sign-in waits for the lock (or has answered without it); on
         // PGlite's one connection it cannot run before this transaction ends anyway.
         for (let look = 0; look < 200 && !answered; look++) {
-          const [waiting] = await selectRows<{ count: number }>(
+          const [waiting] = await selectRows(
             tx,
             sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and not granted`,
           );
-          if ((waiting?.count ?? 0) > 0) break;
+          if (Number(waiting?.count) > 0) break;
         }
       });
       const response = await signIn;
