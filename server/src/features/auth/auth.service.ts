@@ -1,13 +1,12 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { or, sql } from 'drizzle-orm';
 import type { SessionUser } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce } from '../../db/prepared.ts';
 import { staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Auth, SessionPerson } from '../../plugins/session.ts';
-import { staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
+import { guessStudentSignIn, staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
 const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
 
@@ -69,25 +68,7 @@ export async function authenticateStudent(
 ): Promise<SessionUser> {
   const dlNumber = normaliseDlNumber(input.dlNumber);
   const who = { scope: 'student', subject: dlNumber, ip: input.ip } as const;
-  const student = await withGuessThrottle(db, clock, who, async (tx, recordFailure) => {
-    // Prepared once (issue 15): a thousand students may sign in within a minute.
-    const [found] = await prepareOnce(tx, 'find_student_sign_in', (database) =>
-      database
-        .select()
-        .from(students)
-        .where(
-          and(
-            eq(students.dlNumber, sql.placeholder('dlNumber')),
-            isNull(students.archivedAt),
-            sql`lower(${students.lastName}) = lower(${sql.placeholder('lastName')}::text)`,
-          ),
-        )
-        .limit(1)
-        .prepare('find_student_sign_in'),
-    ).execute({ dlNumber, lastName: input.lastName.trim() });
-    if (!found) await recordFailure();
-    return found ?? null;
-  });
+  const student = await guessStudentSignIn(db, clock, who, { dlNumber, lastName: input.lastName.trim() });
   if (!student) throw invalidLogin();
   return toStudentUser(student);
 }

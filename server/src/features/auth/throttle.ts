@@ -1,7 +1,7 @@
 import { and, count, eq, gt, lt, min, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { prepareStatement } from '../../db/raw-rows.ts';
+import { prepareStatement, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { loginFailures } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';
@@ -122,14 +122,84 @@ async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject): Pr
       .prepare('count_guesses');
   }).execute(guessValues(clock, who));
   if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
-    // When the oldest counted failure leaves the window, one more attempt is allowed.
-    const oldest = row?.oldest ? new Date(row.oldest).getTime() : now;
-    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
-    throw tooManyRequests(
-      who.tooManyMessage ?? 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
-      retryAfterSeconds,
-    );
+    throw tooManyGuesses(who, row?.oldest ?? null, now);
   }
+}
+
+/** The 429 for a subject or address over its limit, from the oldest failure counted. */
+function tooManyGuesses(who: ThrottleSubject, oldestFailure: Date | string | null, now: number) {
+  // When the oldest counted failure leaves the window, one more attempt is allowed.
+  const oldest = oldestFailure ? new Date(oldestFailure).getTime() : now;
+  const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
+  return tooManyRequests(
+    who.tooManyMessage ?? 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
+    retryAfterSeconds,
+  );
+}
+
+/** What guess_student_sign_in answers (migration 0023): over the limit, the student, or neither. */
+interface StudentGuessRow extends Record<string, unknown> {
+  over_limit: boolean;
+  oldest_failure: Date | string | null;
+  id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  payment_at: Date | string | null;
+  completed_at: Date | string | null;
+}
+
+/**
+ * A student's sign-in guess (last name and licence number, as the registration stores it), as
+ * withGuessThrottle runs a guess but in one statement (issue 15: a thousand students may sign in
+ * within a minute, and the transaction held a pool connection across five round trips): the
+ * licence's lock, the counted failures (429 past a limit), the active enrolment, and a failure
+ * recorded when there is none. The lock is what keeps a burst of guesses sent at once from being
+ * checked before their failures are counted.
+ */
+export async function guessStudentSignIn(
+  db: Db,
+  clock: Clock,
+  who: ThrottleSubject,
+  typed: { dlNumber: string; lastName: string },
+): Promise<{
+  id: number;
+  firstName: string;
+  lastName: string;
+  paymentAt: Date | null;
+  completedAt: Date | null;
+} | null> {
+  const now = clock.now();
+  const { guessSubjectHash, guessIp, guessSince } = guessValues(clock, who);
+  const [row] = await selectPreparedStatementRows<StudentGuessRow>(
+    db,
+    'guess_student_sign_in',
+    () => sql`select * from guess_student_sign_in(${sql.placeholder('subjectHash')}::text, ${sql.placeholder('ip')}::text,
+        ${sql.placeholder('since')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
+        ${sql.placeholder('maxBySubject')}::int, ${sql.placeholder('maxByAddress')}::int,
+        ${sql.placeholder('dlNumber')}::text, ${sql.placeholder('lastName')}::text)`,
+    {
+      subjectHash: guessSubjectHash,
+      ip: guessIp,
+      since: guessSince.toISOString(),
+      now: now.toISOString(),
+      maxBySubject: MAX_FAILURES_PER_SUBJECT,
+      maxByAddress: MAX_FAILURES_PER_ADDRESS,
+      dlNumber: typed.dlNumber,
+      lastName: typed.lastName,
+    },
+  );
+  if (!row) throw new Error('guess_student_sign_in answered no row');
+  if (row.over_limit) throw tooManyGuesses(who, row.oldest_failure, now.getTime());
+  if (row.id === null || row.first_name === null || row.last_name === null) return null;
+  // A raw row's timestamps come as the driver gives them (text on PGlite).
+  const moment = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    paymentAt: moment(row.payment_at),
+    completedAt: moment(row.completed_at),
+  };
 }
 
 /** Deletes sign-in failures older than the window, the only place they count (decision 014). */
