@@ -15,6 +15,14 @@ export function parseJsonColumn(value: unknown): unknown {
   return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
+/**
+ * A nullable timestamp column's value as a Date: drizzle maps only its own columns, and a raw
+ * query's or a built column's timestamps come as the driver's text on PGlite.
+ */
+export function timestampOrNull(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
+}
+
 /** A json array column as an array (empty for null). */
 export function jsonArrayColumn<T>(value: unknown): T[] {
   const parsed = parseJsonColumn(value);

@@ -6,6 +6,7 @@ import { type Db, runsOnPglite } from '../db/client.ts';
 import { prepareOnce } from '../db/prepared.ts';
 import { selectRawRows } from '../db/raw-rows.ts';
 import { contentVersion, sessions, staff, students } from '../db/schema.ts';
+import { timestampOrNull } from '../db/subquery-columns.ts';
 import { noteContentVersion } from '../db/course-content.ts';
 import type { Clock } from '../platform/clock.ts';
 import { createToken, hashToken } from '../platform/tokens.ts';
@@ -198,17 +199,15 @@ async function lookupSession(db: Db, tokenHash: string, now: Date): Promise<Sess
     return prepareOnce(db, 'find_session', prepareSessionLookup).execute({ tokenHash, now: now.toISOString() });
   }
   const rows = await selectRawRows<SessionFunctionRow>(db, sql`select * from find_session(${tokenHash}, ${now})`);
-  // A raw query's timestamps come as the driver's text (drizzle maps them only for its own columns).
-  const moment = (value: Date | string | null) => (value === null ? null : new Date(value));
   return rows.map((row) => ({
     studentId: row.student_archived_at === null ? row.student_id : null,
-    studentPaymentAt: moment(row.student_payment_at),
+    studentPaymentAt: timestampOrNull(row.student_payment_at),
     profileId: row.profile_id,
     profileVersion: row.profile_version,
     progressVersion: row.progress_version,
     firstName: row.first_name,
     lastName: row.last_name,
-    studentCompletedAt: moment(row.student_completed_at),
+    studentCompletedAt: timestampOrNull(row.student_completed_at),
     staffName: row.staff_name,
     contentVersion: row.content_version,
     staffId: row.staff_disabled_at === null ? row.staff_id : null,

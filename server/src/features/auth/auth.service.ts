@@ -67,8 +67,7 @@ export async function authenticateStudent(
   input: { lastName: string; dlNumber: string; ip: string },
 ): Promise<SessionUser> {
   const dlNumber = normaliseDlNumber(input.dlNumber);
-  const who = { scope: 'student', subject: dlNumber, ip: input.ip } as const;
-  const student = await guessStudentSignIn(db, clock, who, { dlNumber, lastName: input.lastName.trim() });
+  const student = await guessStudentSignIn(db, clock, { dlNumber, lastName: input.lastName.trim(), ip: input.ip });
   if (!student) throw invalidLogin();
   return toStudentUser(student);
 }

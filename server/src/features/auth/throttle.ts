@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { prepareStatement, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { loginFailures } from '../../db/schema.ts';
+import { timestampOrNull } from '../../db/subquery-columns.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';
 import { tooManyRequests } from '../../plugins/errors.ts';
@@ -159,8 +160,7 @@ interface StudentGuessRow extends Record<string, unknown> {
 export async function guessStudentSignIn(
   db: Db,
   clock: Clock,
-  who: ThrottleSubject,
-  typed: { dlNumber: string; lastName: string },
+  typed: { dlNumber: string; lastName: string; ip: string },
 ): Promise<{
   id: number;
   firstName: string;
@@ -168,8 +168,9 @@ export async function guessStudentSignIn(
   paymentAt: Date | null;
   completedAt: Date | null;
 } | null> {
+  const who = { scope: 'student', subject: typed.dlNumber, ip: typed.ip } as const;
   const now = clock.now();
-  const { guessSubjectHash, guessIp, guessSince } = guessValues(clock, who);
+  const { guessSubjectHash, guessSince } = guessValues(clock, who);
   const [row] = await selectPreparedStatementRows<StudentGuessRow>(
     db,
     'guess_student_sign_in',
@@ -179,7 +180,7 @@ export async function guessStudentSignIn(
         ${sql.placeholder('dlNumber')}::text, ${sql.placeholder('lastName')}::text)`,
     {
       subjectHash: guessSubjectHash,
-      ip: guessIp,
+      ip: typed.ip,
       since: guessSince.toISOString(),
       now: now.toISOString(),
       maxBySubject: MAX_FAILURES_PER_SUBJECT,
@@ -191,14 +192,12 @@ export async function guessStudentSignIn(
   if (!row) throw new Error('guess_student_sign_in answered no row');
   if (row.over_limit) throw tooManyGuesses(who, row.oldest_failure, now.getTime());
   if (row.id === null || row.first_name === null || row.last_name === null) return null;
-  // A raw row's timestamps come as the driver gives them (text on PGlite).
-  const moment = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
     id: row.id,
     firstName: row.first_name,
     lastName: row.last_name,
-    paymentAt: moment(row.payment_at),
-    completedAt: moment(row.completed_at),
+    paymentAt: timestampOrNull(row.payment_at),
+    completedAt: timestampOrNull(row.completed_at),
   };
 }
 

@@ -76,17 +76,14 @@ export async function findCourtProfileRef(
   // Prepared once (issue 15): every registration asks it.
   const [court] = await prepareOnce(db, 'find_court_profile', (database) =>
     database
-      .select({
-        profileId: courtProfileRefColumns().rulesProfileId,
-        version: courtProfileRefColumns().rulesProfileVersion,
-      })
+      .select(courtProfileRefColumns())
       .from(courts)
       .where(eq(courts.id, sql.placeholder('courtId')))
       .prepare('find_court_profile'),
   ).execute({ courtId });
   if (!court) return undefined;
-  if (court.version === null) throw new Error(`rules profile ${court.profileId} is not loaded`);
-  return { id: court.profileId, version: court.version };
+  if (court.rulesProfileVersion === null) throw new Error(`rules profile ${court.rulesProfileId} is not loaded`);
+  return { id: court.rulesProfileId, version: court.rulesProfileVersion };
 }
 
 export interface StudentProfile {

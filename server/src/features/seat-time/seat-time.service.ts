@@ -3,6 +3,7 @@ import { type AdminStudent, FINAL_EXAM_CHAPTER, type RulesProfile, type SeatTime
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { chapters, seatTimeLedger } from '../../db/schema.ts';
+import { timestampOrNull } from '../../db/subquery-columns.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { getCourseContent } from '../../db/course-content.ts';
@@ -218,12 +219,8 @@ export async function getAdminSeatTime(db: Db, studentId: number): Promise<Admin
     .select({
       chapterId: chapters.id,
       counted: sql<number>`coalesce(sum(${seatTimeLedger.creditedSeconds}), 0)`.mapWith(Number),
-      first: sql<Date | null>`min(${seatTimeLedger.heartbeatAt})`.mapWith((value: string | Date | null) =>
-        value === null ? null : new Date(value),
-      ),
-      last: sql<Date | null>`max(${seatTimeLedger.heartbeatAt})`.mapWith((value: string | Date | null) =>
-        value === null ? null : new Date(value),
-      ),
+      first: sql<Date | null>`min(${seatTimeLedger.heartbeatAt})`.mapWith(timestampOrNull),
+      last: sql<Date | null>`max(${seatTimeLedger.heartbeatAt})`.mapWith(timestampOrNull),
     })
     .from(chapters)
     .leftJoin(
