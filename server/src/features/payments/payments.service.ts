@@ -147,7 +147,12 @@ export async function fulfilPayment(
   // The intent this school recorded, and the payment with the enrolment's "paid" written only if
   // the provider's intent matches it: one statement (issue 15: every payment is confirmed twice,
   // by the provider and by the browser's return), so both or neither are written.
-  const [expected] = await selectPreparedStatementRows<{ student_id: number; amount_cents: number; currency: string }>(
+  const [expected] = await selectPreparedStatementRows<{
+    student_id: number;
+    amount_cents: number;
+    currency: string;
+    matched: boolean;
+  }>(
     db,
     'record_card_payment',
     () => sql`with expected as (
@@ -167,7 +172,7 @@ export async function fulfilPayment(
         update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
         where id = (select student_id from matching) and payment_at is null
       )
-      select student_id, amount_cents, currency from expected`,
+      select student_id, amount_cents, currency, exists (select 1 from matching) as matched from expected`,
     {
       intentId: intent.id,
       provider: provider.name,
@@ -177,15 +182,13 @@ export async function fulfilPayment(
       now: clock.now().toISOString(),
     },
   );
-  // Why nothing was written, if it was not (the statement's conditions, in words).
+  // The statement decides (`matched`); these only say why it wrote nothing.
+  if (expected?.matched) return { studentId: expected.student_id };
   if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
   if (intent.metadata.studentId !== String(expected.student_id)) {
     throw notVerified('This payment belongs to another enrolment.');
   }
-  if (intent.amount !== expected.amount_cents || intent.currency !== expected.currency) {
-    throw notVerified('This payment is not for the course price.');
-  }
-  return { studentId: expected.student_id };
+  throw notVerified('This payment is not for the course price.');
 }
 
 /** Spec 4: the browser's "mark as paid" after the redirect is a hint; the provider has the last word. */
