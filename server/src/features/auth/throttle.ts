@@ -71,7 +71,11 @@ export async function withGuessThrottle<T>(
   });
 }
 
-/** The failures that count against `who` (the `guess…` placeholders, guessValues): by subject, by address. */
+/**
+ * The failures that count against `who` (the `guess…` placeholders, guessValues): by subject, by
+ * address. guess_student_sign_in (migration 0023) counts the same in PL/pgSQL: a change here is
+ * a new migration there.
+ */
 function countedFailures() {
   const subjectMatches = and(
     eq(loginFailures.scope, sql.placeholder('guessScope')),
