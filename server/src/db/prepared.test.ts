@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { createCourt, createStudent } from '../testing/factories.ts';
 import { type Database, type Db, runsOnPglite } from './client.ts';
-import { keptPlansSettled, prepareOnce } from './prepared.ts';
+import { isUniqueViolation } from './errors.ts';
+import { prepareOnce } from './prepared.ts';
 import { selectRawRows } from './raw-rows.ts';
 import { counties, students } from './schema.ts';
 
@@ -25,24 +26,50 @@ describe('a hot query prepared once (prepareOnce)', () => {
         .prepare('test_student_lookup'),
     );
 
-  it('answers the same rows, typed the same, before and after PGlite keeps its plan in a function', async () => {
+  it('answers the same rows, typed the same, each time, and PGlite keeps the query as a named statement', async () => {
     const court = await createCourt(database.db);
     const student = await createStudent(database.db, { courtId: court.id, lastName: "O'Brien" });
     const first = await lookup().execute({ id: student.id });
-    // The function is made in the background after the first use.
-    await keptPlansSettled();
     const again = await lookup().execute({ id: student.id });
     const missing = await lookup().execute({ id: 99_999_999 });
 
     expect(first).toEqual([{ id: student.id, lastName: "O'Brien", createdAt: expect.any(Date) as Date }]);
     expect(again).toEqual(first);
     expect(missing).toEqual([]);
-    const functions = await selectRawRows<{ name: string }>(
+    const kept = await selectRawRows<{ name: string }>(
       database.db,
-      sql`select proname as name from pg_proc where proname like 'hot_test_student_lookup_%'`,
+      sql`select name from pg_prepared_statements
+        where starts_with(name, 'named_') and strpos(statement, '"last_name", "created_at" from "students"') > 0`,
     );
-    // PostgreSQL keeps the prepared statement itself; PGlite calls the function.
-    expect(functions).toHaveLength(runsOnPglite(database.db) ? 1 : 0);
+    // PostgreSQL's connections keep node-postgres' own statements (named as prepareOnce names them).
+    expect(kept).toHaveLength(runsOnPglite(database.db) ? 1 : 0);
+  });
+
+  it('waits for an open transaction to end rather than running inside it', async () => {
+    let inserted!: () => void;
+    let rollBack!: () => void;
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+    const rolledBack = new Promise<void>((resolve) => (rollBack = resolve));
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.insert(counties).values({ name: 'Pending County', state: 'ZZ' });
+      inserted();
+      await rolledBack;
+      throw new Error('roll back');
+    });
+    await insertedYet;
+    // Sent while the transaction holds its row: run inside it, this read would see the row.
+    const read = countyNamed(database.db, 'Pending County');
+    rollBack();
+    await expect(transaction).rejects.toThrow('roll back');
+    expect(await read).toEqual([]);
+  });
+
+  it('gives a failed write its database error and goes on answering after it', async () => {
+    await insertCounty(database.db).execute({ name: 'Twice County' });
+    const again = insertCounty(database.db).execute({ name: 'Twice County' });
+
+    await expect(again).rejects.toSatisfy(isUniqueViolation);
+    expect(await countyNamed(database.db, 'Twice County')).toEqual([{ name: 'Twice County' }]);
   });
 
   const insertCounty = (db: Db) =>

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
-import { prepareOnce } from './prepared.ts';
+import { prepareOnce, sendAsNamedStatement } from './prepared.ts';
 
 /** Turns drizzle's SQL into text and parameters, as the database handle's own dialect would. */
 const dialect = new PgDialect();
@@ -37,17 +37,29 @@ function executeOnPglite(db: Db, query: SQL | string): Promise<unknown> {
  * statement, parsed once per connection and planned from a cached plan once PostgreSQL finds one
  * as good (a final pass's grading statement is long, and parsing and planning it was a fifth of
  * the database's time). The name carries a hash of the text, so a statement built differently
- * is prepared under a name of its own. PGlite keeps no prepared statements: a plain query there.
+ * is prepared under a name of its own. On PGlite, a named statement PGlite keeps (decision 033),
+ * except in a transaction, whose queries go through PGlite's transaction object.
  */
 export async function selectPreparedRows<Row extends Record<string, unknown>>(
   db: Db,
   name: string,
   query: SQL,
 ): Promise<Row[]> {
-  if (runsOnPglite(db)) return selectRawRows<Row>(db, query);
+  if (runsOnPglite(db)) {
+    if (isTransaction(db)) return selectRawRows<Row>(db, query);
+    const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, undefined, false);
+    dropQueryParsers(prepared);
+    sendAsNamedStatement(prepared);
+    return rowsOf<Row>(await prepared.execute());
+  }
   const built = dialect.sqlToQuery(query);
   const hash = createHash('sha1').update(built.sql).digest('hex').slice(0, 12);
   return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, `${name}_${hash}`, false).execute());
+}
+
+/** Whether `db` is a transaction (a boolean, so the handle's type stays Db after the test). */
+function isTransaction(db: Db): boolean {
+  return db instanceof PgTransaction;
 }
 
 /**

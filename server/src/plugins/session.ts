@@ -2,11 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
-import { type Db, runsOnPglite } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { prepareOnce } from '../db/prepared.ts';
-import { selectRawRows } from '../db/raw-rows.ts';
 import { contentVersion, sessions, staff, students } from '../db/schema.ts';
-import { timestampOrNull } from '../db/subquery-columns.ts';
 import { noteContentVersion } from '../db/course-content.ts';
 import type { Clock } from '../platform/clock.ts';
 import { createToken, hashToken } from '../platform/tokens.ts';
@@ -168,52 +166,11 @@ function prepareSessionLookup(db: Db) {
 
 type SessionRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
 
-/** find_session's columns (migration 0019), as the prepared statement names them. */
-type SessionFunctionRow = {
-  student_id: number | null;
-  student_archived_at: Date | string | null;
-  student_payment_at: Date | string | null;
-  profile_id: string | null;
-  profile_version: number | null;
-  progress_version: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  student_completed_at: Date | string | null;
-  staff_name: string | null;
-  content_version: number;
-  staff_id: number | null;
-  role: StaffRole | null;
-  court_id: number | null;
-  staff_disabled_at: Date | string | null;
-};
-
-/**
- * The session's row: on PostgreSQL the prepared statement; on PGlite, which plans every query it
- * is sent, the same lookup through the find_session function, whose plan PL/pgSQL keeps (issue 15:
- * about half the time of a signed-in request's lookup there).
- */
+/** The session's row: one prepared statement (on PGlite a named statement it keeps, decision 033). */
 async function lookupSession(db: Db, tokenHash: string, now: Date): Promise<SessionRow[]> {
-  if (!runsOnPglite(db)) {
-    // As text: the driver's own formatting of a Date (local offsets, padding) cost more than the
-    // comparison it is for.
-    return prepareOnce(db, 'find_session', prepareSessionLookup).execute({ tokenHash, now: now.toISOString() });
-  }
-  const rows = await selectRawRows<SessionFunctionRow>(db, sql`select * from find_session(${tokenHash}, ${now})`);
-  return rows.map((row) => ({
-    studentId: row.student_archived_at === null ? row.student_id : null,
-    studentPaymentAt: timestampOrNull(row.student_payment_at),
-    profileId: row.profile_id,
-    profileVersion: row.profile_version,
-    progressVersion: row.progress_version,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    studentCompletedAt: timestampOrNull(row.student_completed_at),
-    staffName: row.staff_name,
-    contentVersion: row.content_version,
-    staffId: row.staff_disabled_at === null ? row.staff_id : null,
-    role: row.role,
-    courtId: row.court_id,
-  }));
+  // As text: the driver's own formatting of a Date (local offsets, padding) cost more than the
+  // comparison it is for.
+  return prepareOnce(db, 'find_session', prepareSessionLookup).execute({ tokenHash, now: now.toISOString() });
 }
 
 /**

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SeatTimeStatus } from '@ts/contract';
 import { type Db, runsOnPglite } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { selectRawRows } from '../../db/raw-rows.ts';
+import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { seatTimeLedger, students } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
@@ -163,19 +163,29 @@ export async function appendOnPglite(
   credited: number,
 ): Promise<BeatRead> {
   const { studentId, moduleId, chapterId, schoolDay, now } = read;
-  const previous = seen.previousHeartbeatAt?.toISOString() ?? null;
-  const appended = await selectRawRows<{ id: number }>(
-    db,
-    sql`insert into ${seatTimeLedger}
-        (student_id, module_id, chapter_id, heartbeat_at, credited_seconds, school_day)
-      select ${studentId}::int, ${moduleId}::int, ${chapterId}::int, ${now.toISOString()}::timestamptz,
-        ${credited}::int, ${schoolDay}::date
-      where (select max(${seatTimeLedger.heartbeatAt}) from ${seatTimeLedger}
-        where ${seatTimeLedger.studentId} = ${studentId}::int) is not distinct from ${previous}::timestamptz
-      returning id`,
-  );
+  const appended = await selectPreparedStatementRows<{ id: number }>(db, 'heartbeat_append', appendIfNewest, {
+    studentId,
+    moduleId,
+    chapterId,
+    now: now.toISOString(),
+    credited,
+    schoolDay,
+    previous: seen.previousHeartbeatAt?.toISOString() ?? null,
+  });
   if (appended.length === 0) return readBeat(db, read);
   return { ...seen, previousHeartbeatAt: read.now, ...addCredit(seen, credited) };
+}
+
+/** A heartbeat's ledger row, written only while the ledger's newest heartbeat is still `previous`. */
+function appendIfNewest() {
+  const value = (name: string) => sql.placeholder(name);
+  return sql`insert into ${seatTimeLedger}
+      (student_id, module_id, chapter_id, heartbeat_at, credited_seconds, school_day)
+    select ${value('studentId')}::int, ${value('moduleId')}::int, ${value('chapterId')}::int,
+      ${value('now')}::timestamptz, ${value('credited')}::int, ${value('schoolDay')}::date
+    where (select max(${seatTimeLedger.heartbeatAt}) from ${seatTimeLedger}
+      where ${seatTimeLedger.studentId} = ${value('studentId')}::int) is not distinct from ${value('previous')}::timestamptz
+    returning id`;
 }
 
 /** The student's seat time for a module, a chapter or the course, without counting any. */
