@@ -11,18 +11,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { defaultDatabasePoolSize, loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
 import { type Db, dropQueryParsers, openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
+import { sendAsNamedStatement } from '../server/src/db/prepared.ts';
 import { loadContent } from '../server/src/db/seed.ts';
 import { counties, courts, moduleCompletions, modules, students } from '../server/src/db/schema.ts';
 import { answersFor, recordChapterPassed } from '../server/src/testing/course.ts';
 import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
 import { postgresCpuSeconds } from './cpu.ts';
+import { type LoadClient, runLoad } from './load.ts';
 import type { Quiz } from '@ts/contract';
 import { systemClock } from '../server/src/platform/clock.ts';
 import { createMailer } from '../server/src/platform/mail/mailer.ts';
@@ -35,15 +37,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // BENCH_ONLY=heartbeat runs only the scenarios whose name contains it.
 
-type Client = { setHeaders(headers: Record<string, string>): void; setBody(body: string): void };
-
 interface Scenario {
   name: string;
   path: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   /** Per connection (one student each): its own cookie and body. */
-  setupClient?: (client: Client) => void;
+  clients?: LoadClient[];
 }
 
 /** Registers a student through the API and signs them in; returns the student id and session cookie. */
@@ -104,7 +104,6 @@ async function main(): Promise<void> {
     );
     readers.push(reader);
   }
-  let nextReader = 0;
 
   // The anchor: bare Fastify, no plugins, one primary-key lookup on the same database.
   const anchor = Fastify({ logger: false });
@@ -113,8 +112,10 @@ async function main(): Promise<void> {
     .from(students)
     .where(eq(students.id, sql.placeholder('id')))
     .prepare('bench_anchor_lookup');
-  // As lean as the app's own hot queries: on PGlite without drizzle's per-query parser copy.
+  // As lean as the app's own hot queries: on PGlite without drizzle's per-query parser copy, and
+  // sent as a named statement PGlite keeps.
   dropQueryParsers(lookup);
+  sendAsNamedStatement(lookup);
   anchor.get('/lookup', async () => (await lookup.execute({ id: studentId }))[0] ?? null);
   await anchor.listen({ port: 0, host: '127.0.0.1' });
   const anchorAddress = anchor.server.address();
@@ -142,7 +143,6 @@ async function main(): Promise<void> {
     await database.db.update(students).set({ paymentAt: new Date() }).where(eq(students.id, learner.studentId));
     learners.push(learner);
   }
-  let nextLearner = 0;
 
   const scenarios: Scenario[] = [
     { name: 'GET /api/health (one database round trip)', path: '/api/health' },
@@ -163,20 +163,17 @@ async function main(): Promise<void> {
     {
       name: 'GET /api/quiz/questions/1 (the open attempt shown again, one student per connection)',
       path: '/api/quiz/questions/1',
-      setupClient: (client) => {
-        client.setHeaders({ cookie: readers[nextReader++ % readers.length]!.cookie });
-      },
+      clients: readers.map((reader) => ({ headers: { cookie: reader.cookie } })),
     },
     {
       // Back to back, so after each student's first only one in 5 s is written (the flood guard).
       name: 'POST /api/students/heartbeat back to back (4-hour profile, one student per connection)',
       path: '/api/students/heartbeat',
       method: 'POST',
-      setupClient: (client) => {
-        const learner = learners[nextLearner++ % learners.length]!;
-        client.setHeaders({ cookie: learner.cookie, 'content-type': 'application/json' });
-        client.setBody(JSON.stringify({ studentId: learner.studentId, moduleId: firstModule.id }));
-      },
+      clients: learners.map((learner) => ({
+        headers: { cookie: learner.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ studentId: learner.studentId, moduleId: firstModule.id }),
+      })),
     },
   ];
   console.log(
@@ -185,13 +182,13 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   for (const scenario of scenarios.filter((candidate) => !only || candidate.name.includes(only))) {
     const load = (duration: number) =>
-      autocannon({
+      runLoad({
         url: `${base}${scenario.path}`,
         connections: CONNECTIONS,
         duration,
         method: scenario.method ?? 'GET',
         headers: scenario.headers ?? {},
-        ...(scenario.setupClient ? { setupClient: scenario.setupClient } : {}),
+        ...(scenario.clients ? { clients: scenario.clients } : {}),
       });
     // First one continuous run: its latencies are the ones printed (a run's first requests are its
     // 50 connections opening at once, a burst each short turn below would count again), and it
@@ -204,7 +201,7 @@ async function main(): Promise<void> {
     const anchorRuns: autocannon.Result[] = [];
     const runs: autocannon.Result[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      anchorRuns.push(await autocannon({ url: anchorUrl, connections: CONNECTIONS, duration: slice }));
+      anchorRuns.push(await runLoad({ url: anchorUrl, connections: CONNECTIONS, duration: slice }));
       // BENCH_CPU_PROFILE records the scenario's last turn.
       const profiler = round === ROUNDS - 1 ? await startProfile(scenario.name) : undefined;
       runs.push(await load(slice));
@@ -215,7 +212,7 @@ async function main(): Promise<void> {
     const errors = result.errors + steady.errors + steady.non2xx;
     // The median turn's ratio: one turn disturbed by the shared machine (on either side) does not
     // move it, as it moves a ratio over all turns (printed after it).
-    const turns = runs.map((run, n) => run.requests.average / anchorRuns[n]!.requests.average);
+    const turns = runs.map((run, n) => perSecond(run) / perSecond(anchorRuns[n]!));
     const ratio = [...turns].sort((a, b) => a - b)[Math.floor(turns.length / 2)]!;
     console.log(
       `${scenario.name}: ${result.perSecond.toFixed(0)} req/s, p50 ${String(steady.latency.p50)} ms, p99 ${String(steady.latency.p99)} ms, errors ${String(errors)}; anchor ${bare.perSecond.toFixed(0)} req/s; ratio ${ratio.toFixed(2)} (turns ${turns.map((turn) => turn.toFixed(2)).join(', ')}; over all ${(result.perSecond / bare.perSecond).toFixed(2)})`,
@@ -228,6 +225,11 @@ async function main(): Promise<void> {
   await app.close();
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A run's requests per second over its whole duration. */
+function perSecond(run: autocannon.Result): number {
+  return run.requests.total / run.duration;
 }
 
 /** Several autocannon runs of one target as one: requests per second over all, and errors. */
@@ -266,7 +268,7 @@ async function benchFinalPasses(base: string, db: Db, tag: string, anchorUrl: st
     });
   }
   await submitAll(base, submissions.splice(0, warmup));
-  const bare = await autocannon({ url: anchorUrl, connections: CONNECTIONS, duration: DURATION_SECONDS });
+  const bare = await runLoad({ url: anchorUrl, connections: CONNECTIONS, duration: DURATION_SECONDS });
   // The students submit from a worker thread of their own, as clients from outside would: on the
   // server's event loop, their fetch and JSON parsing would be counted as the server's time.
   const profiler = await startProfile('POST /api/quiz/score');
@@ -286,7 +288,7 @@ async function benchFinalPasses(base: string, db: Db, tag: string, anchorUrl: st
     `  CPU per pass: this process ${perPass((nodeCpu.user + nodeCpu.system) / 1e6)} ms (${perPass(nodeCpu.system / 1e6)} ms in the kernel), PostgreSQL ${perPass(postgresCpu)} ms`,
   );
   console.log(
-    `POST /api/quiz/score, a final pass (${String(count)} students, ${String(CONNECTIONS)} at a time): ${(count / seconds).toFixed(0)} passes/s, p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms, errors ${String(errors)}; anchor ${bare.requests.average.toFixed(0)} req/s, p99 ${String(bare.latency.p99)} ms`,
+    `POST /api/quiz/score, a final pass (${String(count)} students, ${String(CONNECTIONS)} at a time): ${(count / seconds).toFixed(0)} passes/s, p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms, errors ${String(errors)}; anchor ${perSecond(bare).toFixed(0)} req/s, p99 ${String(bare.latency.p99)} ms`,
   );
 }
 
