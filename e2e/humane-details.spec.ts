@@ -307,7 +307,7 @@ test.describe('at 375 px', () => {
   }) => {
     const student = await registerPaidStudent(request);
     await signInAsStudent(page, student);
-    const menuButton = page.getByRole('button', { name: 'Menu' });
+    const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
     await menuButton.focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('dialog', { name: 'Menu' });

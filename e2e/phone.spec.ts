@@ -10,11 +10,11 @@ test('on a 375 px phone the student pages fit and the menu opens as a slide-over
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoSeriousA11yViolations(page);
 
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Menu', exact: true }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.getByRole('link', { name: 'Chapter 2' }).click();
   await expect(page).toHaveURL(/\/content\/2$/);
-  await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('button', { name: 'Menu', exact: true })).toHaveAttribute('aria-expanded', 'false');
 });
 
 test('the registration page fits a 375 px phone', async ({ page }) => {
