@@ -1,6 +1,6 @@
 /**
- * Load scenarios for the API (autocannon, on this machine's loopback only). Each scenario is
- * bounded in time; figures go to bench/README.md. Run: npm run bench
+ * Load scenarios for the API (autocannon, on this machine's loopback only, from a worker thread
+ * of its own: load.ts). Each scenario is bounded in time; figures go to bench/README.md. Run: npm run bench
  * BENCH_DATABASE_URL=postgres://... runs them on PostgreSQL instead of PGlite.
  *
  * Each scenario is measured against its own anchor, run just before it: a bare Fastify handler
