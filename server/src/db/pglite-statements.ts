@@ -23,13 +23,8 @@ interface KeptStatement {
   rowDescription: messages.BackendMessage | undefined;
 }
 
-interface PgliteStatements {
-  /** Per query text: the statement kept for it, or undefined when PostgreSQL would not prepare it. */
-  kept: Map<string, Promise<KeptStatement | undefined>>;
-  client: QueryClient;
-}
-
-const statementsOf = new WeakMap<PGlite, PgliteStatements>();
+/** Each PGlite's client, whose statements are kept per query text. */
+const clients = new WeakMap<PGlite, QueryClient>();
 
 /**
  * At most this many statements kept per database: the hot queries are a few dozen texts, so a
@@ -46,28 +41,26 @@ const MOST_KEPT = 500;
  * section taken here would wait for that very transaction to end.
  */
 export function namedStatementClient(pglite: PGlite): QueryClient {
-  let statements = statementsOf.get(pglite);
-  if (!statements) {
+  let client = clients.get(pglite);
+  if (!client) {
+    /** Per query text: the statement kept for it, or undefined when PostgreSQL would not prepare it. */
     const kept = new Map<string, Promise<KeptStatement | undefined>>();
-    statements = {
-      kept,
-      client: {
-        async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-          let statement = kept.get(text);
-          if (!statement && kept.size >= MOST_KEPT) return pglite.query<T>(text, params, options);
-          if (!statement) {
-            statement = keepStatement(pglite, `named_${String(kept.size + 1)}`, text);
-            kept.set(text, statement);
-          }
-          const ready = await statement;
-          if (!ready) return pglite.query<T>(text, params, options);
-          return executeKept<T>(pglite, ready, params, options);
-        },
+    client = {
+      async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+        let statement = kept.get(text);
+        if (!statement) {
+          if (kept.size >= MOST_KEPT) return pglite.query<T>(text, params, options);
+          statement = keepStatement(pglite, `named_${String(kept.size + 1)}`, text);
+          kept.set(text, statement);
+        }
+        const ready = await statement;
+        if (!ready) return pglite.query<T>(text, params, options);
+        return executeKept<T>(pglite, ready, params, options);
       },
     };
-    statementsOf.set(pglite, statements);
+    clients.set(pglite, client);
   }
-  return statements.client;
+  return client;
 }
 
 /**

@@ -30,7 +30,7 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
     queries.set(name, query);
     if (runsOnPglite(db)) {
       dropQueryParsers(query);
-      if (!(db instanceof PgTransaction)) sendAsNamedStatement(query);
+      sendAsNamedStatement(query);
     }
   }
   return query;
@@ -77,7 +77,9 @@ function transactionSession(db: Db): TransactionSession | undefined {
 /**
  * On PGlite, a hot query outside a transaction is sent as a named statement PGlite keeps
  * (db/pglite-statements.ts): drizzle's prepared query calls `client.query`, so its client is
- * swapped for one that binds and executes the kept statement. Does nothing to anything else.
+ * swapped for one that binds and executes the kept statement. Does nothing to anything else: a
+ * query in a PGlite transaction has the transaction as its client (whose queries must not take
+ * the exclusive section namedStatementClient takes), a query on PostgreSQL a pool or connection.
  */
 export function sendAsNamedStatement(query: unknown): void {
   if (typeof query !== 'object' || query === null || !('client' in query)) return;

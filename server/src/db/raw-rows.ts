@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 import { prepareOnce, sendAsNamedStatement } from './prepared.ts';
 
@@ -24,11 +24,15 @@ function rowsOf<Row extends Record<string, unknown>>(result: unknown): Row[] {
   return result.rows as Row[];
 }
 
-/** db.execute on PGlite, without drizzle's per-query parsers (client.ts, dropQueryParsers). */
-function executeOnPglite(db: Db, query: SQL | string): Promise<unknown> {
+/**
+ * db.execute on PGlite, without drizzle's per-query parsers (client.ts, dropQueryParsers); `kept`
+ * sends it as a named statement PGlite keeps (a hot statement's, selectPreparedRows).
+ */
+function executeOnPglite(db: Db, query: SQL | string, kept: 'kept' | 'sent' = 'sent'): Promise<unknown> {
   const built = typeof query === 'string' ? { sql: query, params: [] } : dialect.sqlToQuery(query);
   const prepared = db._.session.prepareQuery(built, undefined, undefined, false);
   dropQueryParsers(prepared);
+  if (kept === 'kept') sendAsNamedStatement(prepared);
   return prepared.execute();
 }
 
@@ -37,29 +41,18 @@ function executeOnPglite(db: Db, query: SQL | string): Promise<unknown> {
  * statement, parsed once per connection and planned from a cached plan once PostgreSQL finds one
  * as good (a final pass's grading statement is long, and parsing and planning it was a fifth of
  * the database's time). The name carries a hash of the text, so a statement built differently
- * is prepared under a name of its own. On PGlite, a named statement PGlite keeps (decision 033),
- * except in a transaction, whose queries go through PGlite's transaction object.
+ * is prepared under a name of its own. On PGlite, a named statement PGlite keeps (decision 033;
+ * sendAsNamedStatement leaves a transaction's query as it is).
  */
 export async function selectPreparedRows<Row extends Record<string, unknown>>(
   db: Db,
   name: string,
   query: SQL,
 ): Promise<Row[]> {
-  if (runsOnPglite(db)) {
-    if (isTransaction(db)) return selectRawRows<Row>(db, query);
-    const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, undefined, false);
-    dropQueryParsers(prepared);
-    sendAsNamedStatement(prepared);
-    return rowsOf<Row>(await prepared.execute());
-  }
+  if (runsOnPglite(db)) return rowsOf<Row>(await executeOnPglite(db, query, 'kept'));
   const built = dialect.sqlToQuery(query);
   const hash = createHash('sha1').update(built.sql).digest('hex').slice(0, 12);
   return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, `${name}_${hash}`, false).execute());
-}
-
-/** Whether `db` is a transaction (a boolean, so the handle's type stays Db after the test). */
-function isTransaction(db: Db): boolean {
-  return db instanceof PgTransaction;
 }
 
 /**
