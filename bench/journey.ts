@@ -30,6 +30,11 @@ import { postgresCpuSeconds, processCpuSeconds } from './cpu.ts';
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
 /** The whole run, journeys and deliveries, stops after this long whatever is left. */
 const LIMIT_SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 900);
+/**
+ * BENCH_JOURNEY_RAMP_SECONDS: the students start one after another over this long instead of
+ * all at once (0, the issue's measure), so they are spread over the course's calls.
+ */
+const RAMP_SECONDS = Number(process.env.BENCH_JOURNEY_RAMP_SECONDS ?? 0);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 // ---- the SMTP sink: counts each message by its Message-ID and notes when it came --------------
@@ -392,7 +397,7 @@ async function main(): Promise<void> {
     };
 
     console.log(
-      `${String(STUDENTS)} students, all at once, round-robin over ${instances.map((i) => i.base).join(' and ')}; limit ${String(LIMIT_SECONDS)} s`,
+      `${String(STUDENTS)} students, ${RAMP_SECONDS > 0 ? `starting over ${String(RAMP_SECONDS)} s` : 'all at once'}, round-robin over ${instances.map((i) => i.base).join(' and ')}; limit ${String(LIMIT_SECONDS)} s`,
     );
     const deadline = performance.now() + LIMIT_SECONDS * 1000;
     // CPU seconds used so far: each instance, PostgreSQL, and this process (the load generator).
@@ -414,12 +419,13 @@ async function main(): Promise<void> {
       });
     }
     const outcomes = await Promise.allSettled(
-      Array.from({ length: STUDENTS }, (_, n) =>
-        journey(n, instances[n % instances.length]!.base, course, tag).catch((error: unknown) => {
+      Array.from({ length: STUDENTS }, async (_, n) => {
+        if (RAMP_SECONDS > 0) await new Promise((resolve) => setTimeout(resolve, (n * RAMP_SECONDS * 1000) / STUDENTS));
+        return journey(n, instances[n % instances.length]!.base, course, tag).catch((error: unknown) => {
           lockstep?.leave();
           throw error;
-        }),
-      ),
+        });
+      }),
     );
     lockstep?.finish();
     const journeySeconds = (performance.now() - started) / 1000;
