@@ -46,9 +46,13 @@ const queues = new WeakMap<pg.Pool, CallOrderedQueue<unknown>>();
 
 /** Gives a pool the call-ordered waiting list (before its first query). */
 export function orderQueueByCall(pool: pg.Pool): void {
-  const queue = new CallOrderedQueue<unknown>();
   // pg-pool's waiting list is its own field (not in its typings); it uses push, shift, length
-  // and, for a connection timeout, findIndex and splice.
+  // and, for a connection timeout, findIndex and splice. A release that renamed it fails here, at
+  // the first test on PostgreSQL, rather than quietly queueing first come first served.
+  if (!('_pendingQueue' in pool && Array.isArray(pool._pendingQueue) && pool._pendingQueue.length === 0)) {
+    throw new Error("pg-pool's waiting list (_pendingQueue) is not where db/pool-queue.ts expects it");
+  }
+  const queue = new CallOrderedQueue<unknown>();
   Object.assign(pool, { _pendingQueue: queue });
   queues.set(pool, queue);
 }
