@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import { type Database, openPostgres } from './client.ts';
-import { CallOrderedQueue, sendAsNewCall } from './pool-queue.ts';
+import { CallOrderedQueue } from './pool-queue.ts';
+import { prepareOnce } from './prepared.ts';
 
 describe("the pool's waiting list, calls under way first (issue 15)", () => {
   it('serves the statements of calls under way before the first statement of a new call, each in the order they came', () => {
@@ -56,21 +57,24 @@ describe("the pool's waiting list, calls under way first (issue 15)", () => {
       await database.close();
     });
 
-    /** A prepared query that opens a call, as the session lookup does. */
-    const newCallQuery = (db: Database['db']) => {
-      const query = db
-        .select({ n: sql<number>`1` })
-        .from(sql`(select 1) as one`)
-        .prepare('test_new_call');
-      sendAsNewCall(query);
-      return query;
-    };
+    /** A prepared query that opens a call, as the session lookup and public calls' first reads do. */
+    const newCallQuery = (db: Database['db']) =>
+      prepareOnce(
+        db,
+        'test_new_call',
+        (database) =>
+          database
+            .select({ n: sql<number>`1` })
+            .from(sql`(select 1) as one`)
+            .prepare('test_new_call'),
+        { opensCall: true },
+      );
 
-    it('on PostgreSQL a waiting statement of a call under way goes before a new call that waited longer; PGlite, with no pool, keeps its own client', async () => {
+    it('on PostgreSQL a waiting statement of a call under way goes before a new call that waited longer; PGlite, with no pool, sends it as its own named statement', async () => {
       if (!database.url) {
-        // PGlite: one session, no pool to wait in; the query keeps the PGlite client it was built with.
+        // PGlite: one session, no pool to wait in; the query is left to PGlite's named statements.
         const query = newCallQuery(database.db);
-        expect('client' in query && query.client).toBeInstanceOf(PGlite);
+        expect('client' in query && query.client).not.toBeInstanceOf(PGlite);
         expect(await query.execute()).toEqual([{ n: 1 }]);
         return;
       }

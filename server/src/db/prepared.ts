@@ -3,6 +3,7 @@ import { NodePgSession } from 'drizzle-orm/node-postgres';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
 import { namedStatementClient } from './pglite-statements.ts';
+import { sendAsNewCall } from './pool-queue.ts';
 
 const built = new WeakMap<Db, Map<string, unknown>>();
 /** Per name, the query as first built in a transaction on PostgreSQL (prepareInTransaction). */
@@ -15,8 +16,11 @@ const builtForTransactions = new Map<string, object>();
  * (prepareInTransaction); on PGlite once per transaction. On PGlite, where drizzle's prepared
  * query is sent as an unnamed statement, planned at every use, it is sent as a named statement
  * instead (sendAsNamedStatement).
+ *
+ * `opensCall`: the query is the first statement of a call (the session lookup, a public call's
+ * first read), which on PostgreSQL waits behind the statements of calls under way (decision 034).
  */
-export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
+export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q, options: PrepareOptions = {}): Q {
   const session = transactionSession(db);
   if (session !== undefined) return prepareInTransaction(session, name, () => build(db));
   let queries = built.get(db);
@@ -31,9 +35,16 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
     if (runsOnPglite(db)) {
       dropQueryParsers(query);
       sendAsNamedStatement(query);
+    } else if (options.opensCall) {
+      sendAsNewCall(query);
     }
   }
   return query;
+}
+
+export interface PrepareOptions {
+  /** The first statement of a call: queued behind calls under way on PostgreSQL (decision 034). */
+  opensCall?: boolean;
 }
 
 /**

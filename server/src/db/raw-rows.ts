@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
-import { prepareOnce, sendAsNamedStatement } from './prepared.ts';
+import { type PrepareOptions, prepareOnce, sendAsNamedStatement } from './prepared.ts';
 
 /** Turns drizzle's SQL into text and parameters, as the database handle's own dialect would. */
 const dialect = new PgDialect();
@@ -60,9 +60,12 @@ export async function selectPreparedRows<Row extends Record<string, unknown>>(
  * `sql.placeholder`s given to `execute`; for a statement whose rows are not read. Unlike
  * selectPreparedRows, the text is built once, so it cannot carry values of its own.
  */
-export function prepareStatement(db: Db, name: string, statement: () => SQL) {
-  return prepareOnce(db, name, (database) =>
-    database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
+export function prepareStatement(db: Db, name: string, statement: () => SQL, options: PrepareOptions = {}) {
+  return prepareOnce(
+    db,
+    name,
+    (database) => database._.session.prepareQuery(dialect.sqlToQuery(statement()), undefined, name, false),
+    options,
   );
 }
 
@@ -72,6 +75,7 @@ export async function selectPreparedStatementRows<Row extends Record<string, unk
   name: string,
   statement: () => SQL,
   values: Record<string, unknown>,
+  options: PrepareOptions = {},
 ): Promise<Row[]> {
-  return rowsOf<Row>(await prepareStatement(db, name, statement).execute(values));
+  return rowsOf<Row>(await prepareStatement(db, name, statement, options).execute(values));
 }

@@ -3,7 +3,6 @@ import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { sendAsNewCall } from '../db/pool-queue.ts';
 import { prepareOnce } from '../db/prepared.ts';
 import { contentVersion, sessions, staff, students } from '../db/schema.ts';
 import { noteContentVersion } from '../db/course-content.ts';
@@ -171,11 +170,10 @@ type SessionRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['ex
 async function lookupSession(db: Db, tokenHash: string, now: Date): Promise<SessionRow[]> {
   // As text: the driver's own formatting of a Date (local offsets, padding) cost more than the
   // comparison it is for.
-  return prepareOnce(db, 'find_session', (database) => {
-    const query = prepareSessionLookup(database);
-    sendAsNewCall(query);
-    return query;
-  }).execute({ tokenHash, now: now.toISOString() });
+  return prepareOnce(db, 'find_session', prepareSessionLookup, { opensCall: true }).execute({
+    tokenHash,
+    now: now.toISOString(),
+  });
 }
 
 /**

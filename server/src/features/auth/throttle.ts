@@ -192,6 +192,8 @@ export async function guessStudentSignIn(
       dlNumber: typed.dlNumber,
       lastName: typed.lastName,
     },
+    // A sign-in's first statement: behind calls under way (decision 034).
+    { opensCall: true },
   );
   if (!row) throw new Error('guess_student_sign_in answered no row');
   if (row.over_limit) throw tooManyGuesses(who, row.oldest_failure, now.getTime());

@@ -9,8 +9,9 @@ import { describePublicConfig } from './public-config.ts';
 export function registerHealthRoutes(app: FastifyInstance, { db, config, payments }: AppDeps): void {
   // A failing database query makes this a 500, which is what a load balancer needs to see.
   serve(app, healthApi.health, PUBLIC, async () => {
-    // Prepared, as a hot query is (load balancers ask often): on PGlite a statement it keeps.
-    await prepareStatement(db, 'health_check', () => sql`select 1`).execute();
+    // Prepared, as a hot query is (load balancers ask often): on PGlite a statement it keeps; on
+    // PostgreSQL it waits behind calls under way, as a call's first statement (decision 034).
+    await prepareStatement(db, 'health_check', () => sql`select 1`, { opensCall: true }).execute();
     return { status: 'ok' as const, database: 'ok' as const };
   });
 

@@ -66,20 +66,25 @@ export async function preparePaymentIntent(
   // The enrolment, how many intents it was given and its latest with this provider, in one
   // statement (one snapshot): a request that counts an intent another just inserted also finds it,
   // so two requests never end up with two different keys.
-  const [student] = await prepareOnce(db, 'find_paying_student_intents', (database) =>
-    selectPayingStudent(database, {
-      attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID})`.mapWith(
-        Number,
-      ),
-      latest: sql<{
-        id: string;
-        amountCents: number;
-      } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
+  const [student] = await prepareOnce(
+    db,
+    'find_paying_student_intents',
+    (database) =>
+      selectPayingStudent(database, {
+        attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID})`.mapWith(
+          Number,
+        ),
+        latest: sql<{
+          id: string;
+          amountCents: number;
+        } | null>`(select json_build_object('id', id, 'amountCents', amount_cents)
           from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID} and provider = ${sql.placeholder('provider')}::text
           order by created_at desc limit 1)`.mapWith(
-        (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
-      ),
-    }).prepare('find_paying_student_intents'),
+          (value: unknown) => parseJsonColumn(value) as { id: string; amountCents: number } | null,
+        ),
+      }).prepare('find_paying_student_intents'),
+    // A public call's first statement (decision 034).
+    { opensCall: true },
   ).execute({ studentId: input.studentId, provider: provider.name });
   if (!student) throw notFound('No enrolment was found for this payment.');
   if (student.paymentAt) throw alreadyPaid();

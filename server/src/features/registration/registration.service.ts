@@ -211,6 +211,8 @@ async function insertStudentIfClear(
         and not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
       returning ${students.id}`,
     { ...values, ...guess },
+    // A registration's first statement: behind calls under way (decision 034).
+    { opensCall: true },
   );
 }
 

@@ -149,15 +149,20 @@ export interface TestPaymentProvider extends PaymentProvider {
 
 /** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
 export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
-  // Prepared once each (issue 15): the journey's thousand students each pay through them.
+  // Prepared once each (issue 15): the journey's thousand students each pay through them. By id it
+  // is the first statement of the card's confirmation and of the return (decision 034).
   const findBy = async (column: 'id' | 'idempotencyKey', value: string) => {
     const name = `find_test_intent_by_${column}`;
-    const [row] = await prepareOnce(db, name, (database) =>
-      database
-        .select()
-        .from(testProviderIntents)
-        .where(eq(testProviderIntents[column], sql.placeholder('value')))
-        .prepare(name),
+    const [row] = await prepareOnce(
+      db,
+      name,
+      (database) =>
+        database
+          .select()
+          .from(testProviderIntents)
+          .where(eq(testProviderIntents[column], sql.placeholder('value')))
+          .prepare(name),
+      { opensCall: column === 'id' },
     ).execute({ value });
     return row ?? null;
   };
