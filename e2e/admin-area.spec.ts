@@ -139,6 +139,9 @@ test('an admin enrols a student by hand, who is then paid and signs in straight 
   browser,
   baseURL,
 }) => {
+  // Two sign-ins, two accessibility scans and three filled forms: 14 s on a quiet machine, over
+  // 30 s in a busy CI run (where it timed out at its last step).
+  test.setTimeout(60_000);
   const details = newStudentDetails();
   await signInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
