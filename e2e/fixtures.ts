@@ -75,6 +75,9 @@ export async function fillRegistration(
   if (place.court === null) return;
   const court = page.getByLabel('Court', { exact: true });
   await (place.court === undefined ? court.selectOption({ index: 1 }) : court.selectOption({ label: place.court }));
+  // The chosen court's rules appear above the Register button once fetched: a click sent before
+  // they do can land where the button was (a CI flake: the form was never sent).
+  await expect(page.locator('#chosen-court-rules')).toBeVisible();
 }
 
 /** A student registered through the public API, as the registration page would. */
