@@ -5,14 +5,15 @@ import pg from 'pg';
  * (`_pendingQueue`), so a call of four statements waits in it four times and a call of one
  * once: under load, latency followed a call's statement count, not its work (issue 15). This
  * list serves the statements of calls already under way first and the first statement of a new
- * call (the session lookup, marked by `sendAsNewCall`) last, so a call waits about once,
+ * call last (a query `prepareOnce` was told `opensCall`: the session lookup, a public call's first
+ * read; sendAsNewCall), so a call waits about once,
  * whatever its number of statements. Calls under way finish, so new ones are never held back
  * for long: the list of statements under way holds at most one per call already admitted.
  */
 export class CallOrderedQueue<Item> {
   private readonly underWay: Item[] = [];
   private readonly newCalls: Item[] = [];
-  /** Set by queryAsNewCall for the one synchronous push of its pool.query. */
+  /** Set by sendAsNewCall's client around the one synchronous push of its pool.query. */
   nextIsNewCall = false;
 
   get length(): number {
@@ -58,8 +59,8 @@ export function orderQueueByCall(pool: pg.Pool): void {
 }
 
 /**
- * A hot query that opens a call (the session lookup) waits behind the statements of calls under
- * way: drizzle's prepared query calls `client.query`, so its pool is swapped for one that queues
+ * A prepared query that opens a call (prepareOnce's `opensCall`) waits behind the statements of
+ * calls under way: drizzle's prepared query calls `client.query`, so its pool is swapped for one that queues
  * it as a new call's. Does nothing to anything else (PGlite, a transaction's connection).
  */
 export function sendAsNewCall(query: unknown): void {
