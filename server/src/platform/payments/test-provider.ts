@@ -150,7 +150,8 @@ export interface TestPaymentProvider extends PaymentProvider {
 /** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
 export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
   // Prepared once each (issue 15): the journey's thousand students each pay through them. By id it
-  // is the first statement of the card's confirmation and of the return (decision 034).
+  // is the first statement of the return (decision 034), and of a confirmation with a card refused
+  // before any charge.
   const findBy = async (column: 'id' | 'idempotencyKey', value: string) => {
     const name = `find_test_intent_by_${column}`;
     const [row] = await prepareOnce(
@@ -216,23 +217,28 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
       const invalid = validateTestCard(card, clock.now());
       if (!invalid) {
         const outcome = decide(card.number.replace(/[\s-]/g, ''));
-        const [charged] = await prepareOnce(db, 'confirm_test_intent', (database) =>
-          database
-            .update(testProviderIntents)
-            .set({
-              status: sql`${sql.placeholder('status')}::text`,
-              lastError: sql`${sql.placeholder('lastError')}::text`,
-              updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-            })
-            .where(
-              and(
-                eq(testProviderIntents.id, sql.placeholder('id')),
-                eq(testProviderIntents.clientSecret, sql.placeholder('clientSecret')),
-                notInArray(testProviderIntents.status, [...FINAL_STATUSES]),
-              ),
-            )
-            .returning()
-            .prepare('confirm_test_intent'),
+        const [charged] = await prepareOnce(
+          db,
+          'confirm_test_intent',
+          (database) =>
+            database
+              .update(testProviderIntents)
+              .set({
+                status: sql`${sql.placeholder('status')}::text`,
+                lastError: sql`${sql.placeholder('lastError')}::text`,
+                updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+              })
+              .where(
+                and(
+                  eq(testProviderIntents.id, sql.placeholder('id')),
+                  eq(testProviderIntents.clientSecret, sql.placeholder('clientSecret')),
+                  notInArray(testProviderIntents.status, [...FINAL_STATUSES]),
+                ),
+              )
+              .returning()
+              .prepare('confirm_test_intent'),
+          // The first statement of the card's confirmation, a public call (decision 034).
+          { opensCall: true },
         ).execute({
           id,
           clientSecret,
