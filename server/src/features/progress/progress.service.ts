@@ -14,6 +14,7 @@ import {
 } from '../certificates/certificates.service.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
+import { COMMIT_UNWAITED } from '../../db/unwaited-commit.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet, seatTimeMinutes } from '../seat-time/seat-time.service.ts';
 import { getCourseContent } from '../../db/course-content.ts';
@@ -72,12 +73,14 @@ export async function completeModule(
   await assertSeatTimeMet(db, { studentId: input.studentId, profile, scope });
   // One trip, prepared once (issue 15: 17 of a student's 44 calls): written only while the
   // chapter is open. Nothing written is a repeat or a chapter not open yet; the check tells which.
+  // A completion is redone with one click, so its commit does not wait for the disk (decision 035).
   const written = await prepareOnce(db, 'complete_module', (database) =>
     database
       .insert(moduleCompletions)
       .select(
         sql`select ${sql.placeholder('studentId')}::int, ${sql.placeholder('moduleId')}::int, ${sql.placeholder('at')}::timestamptz
-          where ${chapterOpenCondition(sql`${sql.placeholder('studentId')}::int`, sql`${sql.placeholder('needed')}`)}`,
+          where ${chapterOpenCondition(sql`${sql.placeholder('studentId')}::int`, sql`${sql.placeholder('needed')}`)}
+            and ${COMMIT_UNWAITED}`,
       )
       .onConflictDoNothing()
       .returning({ moduleId: moduleCompletions.moduleId })
