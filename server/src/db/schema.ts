@@ -459,9 +459,10 @@ export const quizAttempts = pgTable(
     score: integer('score'),
     passed: boolean('passed'),
     /**
-     * What the results page showed, in both languages: a record, written once and never queried
-     * into, so `json` (the text, checked) rather than `jsonb` (parsed into a tree on every write,
-     * more than half of the database's work for a final's 28 kB; issue 15).
+     * What the results page showed, in the language it was shown in (`{ "es": [...] }`; both
+     * languages before decision 036): a record, written once and never queried into, so `json`
+     * (the text, checked) rather than `jsonb` (parsed into a tree on every write, more than half of
+     * the database's work for a final's 28 kB; issue 15).
      */
     result: json('result'),
     /** The rules profile version the attempt was drawn and graded under. */

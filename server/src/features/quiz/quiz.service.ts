@@ -32,8 +32,11 @@ import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts'
 const alreadySubmitted = () =>
   new AppError('NO_OPEN_ATTEMPT', 'This quiz has already been submitted. Please start it again.');
 
-/** What a graded attempt keeps: what was shown, in both languages, as it was at grading time. */
-type StoredResult = Record<Language, ResultQuestion[]>;
+/**
+ * What a graded attempt keeps: what the results page showed, in the language it was shown in, as
+ * it was at grading time (decision 036; results graded before it keep both languages).
+ */
+type StoredResult = Partial<Record<Language, ResultQuestion[]>>;
 
 /**
  * One graded question as the results page shows it, in one language: the stored result is these,
@@ -364,17 +367,16 @@ export async function gradeQuizAttempt(
   // The results show each question's answers as the attempt showed them.
   const drawn = await loadQuestions(db, expected, attempt.answerOrder);
   let score = 0;
-  const result: StoredResult = { en: [], es: [] };
+  const shown: ResultQuestion[] = [];
   for (const { question, answers: choices } of drawn) {
     const selected = chosen.get(question.id);
     if (!choices.some((answer) => answer.id === selected)) {
       throw badRequest('An answer does not belong to its question.');
     }
     if (choices.some((answer) => answer.id === selected && answer.isCorrect)) score += 1;
-    for (const language of ['en', 'es'] as const) {
-      result[language].push(presentResultQuestion(language, question, choices, selected));
-    }
+    shown.push(presentResultQuestion(input.language, question, choices, selected));
   }
+  const result: StoredResult = { [input.language]: shown };
   // Graded under the profile version the attempt was drawn under, whatever was loaded since.
   const rules = quizRulesFor(await getRulesProfile(db, attempt.rulesProfileId, attempt.rulesProfileVersion), chapterId);
   const passed = score >= rules.passMark;
@@ -402,7 +404,7 @@ export async function gradeQuizAttempt(
     score,
     total: expected.length,
     chapter: chapterId,
-    questionDisplay: result[input.language],
+    questionDisplay: shown,
     isFinal: chapterId === FINAL_EXAM_CHAPTER,
   };
 }

@@ -286,6 +286,25 @@ describe('quizzes and the final exam', () => {
     expect((await client.get('/api/me')).json().user.completed_at).toBe(t.clock.now().toISOString());
   });
 
+  it('keeps a result as it was shown, in the language the student took the quiz in', async () => {
+    const { id, client } = await paidStudent();
+    await completeModulesOf(client, t.db, id, 1);
+    const spanish = { 'accept-language': 'es' };
+    const quiz = (await client.get('/api/quiz/questions/1', spanish)).json<Quiz>();
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/api/quiz/score',
+      headers: { cookie: client.cookie, ...spanish },
+      payload: { studentId: id, chapter: 1, attemptId: quiz.attemptId, questions: await answersFor(t.db, quiz, 9) },
+    });
+    const given = submitted.json<QuizResult>();
+    expect(given.questionDisplay.map((question) => question.question)).toEqual(
+      quiz.questions.map((question) => question.question),
+    );
+    const [stored] = await t.db.select().from(quizAttempts).where(eq(quizAttempts.id, given.submissionId));
+    expect(stored?.result).toEqual({ es: given.questionDisplay });
+  });
+
   it('never changes a result already given when a question is edited later', async () => {
     const { id, client } = await paidStudent();
     await completeModulesOf(client, t.db, id, 1);
