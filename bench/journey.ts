@@ -13,7 +13,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,7 @@ import { openPostgres } from '../server/src/db/client.ts';
 import { answers, courts, modules } from '../server/src/db/schema.ts';
 import { BENCH_LAST_NAME, benchRegistration } from './registration.ts';
 import { postgresCpuSeconds, processCpuSeconds } from './cpu.ts';
+import { type Answer, HttpClient } from './http-client.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
 /** The whole run, journeys and deliveries, stops after this long whatever is left. */
@@ -112,33 +112,24 @@ const passedAt: number[] = [];
 
 class CallFailed extends Error {}
 
-// node:http on kept connections (as autocannon and the final-pass bench use): the load generator
-// shares the two cores with the instances and PostgreSQL, and fetch's own work per call was a
-// large part of a call's machine time.
-const agent = new http.Agent({ keepAlive: true });
+// One client per instance, on kept connections (http-client.ts: node:http's own work per call
+// was half of the load generator's CPU, taken from the two cores the server runs on).
+const clients = new Map<string, HttpClient>();
 
 function send(
-  url: URL,
+  base: string,
+  path: string,
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; bytes: Buffer; setCookie: string[] | undefined }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          bytes: Buffer.concat(chunks),
-          setCookie: response.headers['set-cookie'],
-        }),
-      );
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
+): Promise<Answer> {
+  let client = clients.get(base);
+  if (!client) {
+    const { hostname, port } = new URL(base);
+    client = new HttpClient(hostname, Number(port));
+    clients.set(base, client);
+  }
+  return client.send(method, path, headers, body);
 }
 
 /**
@@ -224,19 +215,18 @@ async function call<T>(
   try {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await send(
-      new URL(`${at.base}${url}`),
+      at.base,
+      url,
       options.method ?? (body === undefined ? 'GET' : 'POST'),
       {
         ...(options.cookie ? { cookie: options.cookie } : {}),
-        ...(body === undefined
-          ? {}
-          : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body,
     );
     status = response.status;
     bytes = response.bytes;
-    cookie = response.setCookie?.[0]?.split(';')[0];
+    cookie = response.setCookie?.split(';')[0];
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error);
   }
@@ -483,6 +473,7 @@ async function main(): Promise<void> {
       `certificate emails: ${String(sink.arrivals.size)} of ${String(expected)} distinct, ${String(duplicates)} sent twice; the last ${((lastMail - lastPass) / 1000).toFixed(1)} s after the last pass`,
     );
   } finally {
+    for (const client of clients.values()) client.close();
     for (const instance of instances) instance.child.kill('SIGTERM');
     await Promise.all(instances.map((instance) => new Promise((resolve) => instance.child.once('exit', resolve))));
     await database.close();
