@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { createVersionedCopies } from '../../db/versioned-copies.ts';
 import { quizAttempts, students } from '../../db/schema.ts';
-import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
+import { jsonIdsColumn, OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { keepStudentProgress, studentProgressColumns } from '../progress/progress.queries.ts';
 
 /** What showing an unsubmitted attempt again, or grading it, needs of it. */
@@ -85,36 +85,69 @@ function openAttemptsColumn() {
  * progress version the session lookup read (issue 15): a trigger raises that version whenever an
  * attempt is drawn or graded (migration 0014), whoever writes, so a reload of an open quiz needs
  * no query of its own on any instance, nor does grading it. Otherwise one query reads the student's
- * open attempts; `withProgress` (a draw, which checks the student's progress next) reads their
- * completions in the same trip and keeps them as the progress copy (decision 029).
- * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).
+ * open attempts. Takes the app's database, never a transaction (a copy must not hold uncommitted
+ * rows).
  */
 export async function findFreshOpenAttempt(
   db: Db,
   student: { studentId: number; progressVersion: number },
   chapterId: number,
-  { withProgress = false }: { withProgress?: boolean } = {},
 ): Promise<OpenAttempt | undefined> {
-  if (db instanceof PgTransaction) throw new Error('findFreshOpenAttempt takes the database, not a transaction');
+  return (await readOpenAttempts(db, student, chapterId, { forDraw: false })).open;
+}
+
+/**
+ * What a draw reads first: the open attempt as findFreshOpenAttempt finds it and, when it reads
+ * (the copy was stale), in the same trip the student's completions, kept as the progress copy the
+ * draw's checks read next (decision 029), and the questions of the chapter's latest attempt, the
+ * ones a new draw leaves out (issue 15: they were a read of their own, one of a draw's four).
+ * `previousQuestionIds` is undefined when nothing was read.
+ */
+export async function readForDraw(
+  db: Db,
+  student: { studentId: number; progressVersion: number },
+  chapterId: number,
+): Promise<{ open: OpenAttempt | undefined; previousQuestionIds: number[] | undefined }> {
+  return readOpenAttempts(db, student, chapterId, { forDraw: true });
+}
+
+async function readOpenAttempts(
+  db: Db,
+  student: { studentId: number; progressVersion: number },
+  chapterId: number,
+  { forDraw }: { forDraw: boolean },
+): Promise<{ open: OpenAttempt | undefined; previousQuestionIds: number[] | undefined }> {
+  if (db instanceof PgTransaction) throw new Error('open attempts are read from the database, not a transaction');
   const held = copies.fresh(db, student.studentId, student.progressVersion);
-  if (held) return held.byChapter.get(chapterId);
-  // Two statements, each prepared once: a draw's read adds the completions, a grade's does not.
-  const name = withProgress ? 'read_open_attempts_and_progress' : 'read_open_attempts';
+  if (held) return { open: held.byChapter.get(chapterId), previousQuestionIds: undefined };
+  // Two statements, each prepared once: a draw's read adds the completions and the latest
+  // attempt's questions, a grade's does not.
+  const name = forDraw ? 'read_open_attempts_for_draw' : 'read_open_attempts';
   const [read] = await prepareOnce(db, name, (database) =>
     database
       .select({
         version: students.progressVersion,
         open: openAttemptsColumn(),
-        ...(withProgress ? studentProgressColumns() : {}),
+        ...(forDraw
+          ? {
+              ...studentProgressColumns(),
+              previousQuestionIds: sql<number[]>`coalesce((select ${quizAttempts.questionIds} from ${quizAttempts}
+                where ${quizAttempts.studentId} = ${OUTER_STUDENT_ID} and ${quizAttempts.chapterId} = ${sql.placeholder('chapterId')}::int
+                order by ${quizAttempts.id} desc limit 1), '[]'::jsonb)`.mapWith(jsonIdsColumn),
+            }
+          : {}),
       })
       .from(students)
       .where(eq(students.id, sql.placeholder('studentId')))
       .prepare(name),
-  ).execute({ studentId: student.studentId });
-  if (read && withProgress) keepStudentProgress(db, student.studentId, read);
+  ).execute({ studentId: student.studentId, chapterId });
+  if (read && forDraw) keepStudentProgress(db, student.studentId, read);
   // The newest open attempt of each chapter (there is one; the draw's statement, draw_quiz_attempt, sees to it).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);
-  return byChapter.get(chapterId);
+  return {
+    open: byChapter.get(chapterId),
+    previousQuestionIds: read && 'previousQuestionIds' in read ? (read.previousQuestionIds ?? []) : undefined,
+  };
 }

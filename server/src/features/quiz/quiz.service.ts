@@ -19,6 +19,7 @@ import { type BankQuestion, type CourseContent, getCourseContent } from '../../d
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
 import {
   findFreshOpenAttempt,
+  readForDraw,
   findHeldAttempt,
   holdOpenAttempt,
   type OpenAttempt,
@@ -143,7 +144,7 @@ async function drawAttempt(
   const rules = quizRulesFor(profile.rules, chapterId);
   // A reload shows the unsubmitted attempt again. What let it be drawn still holds (completions
   // are never undone), so only the course gate, asked by the caller, is asked again: one query.
-  const shown = await findFreshOpenAttempt(db, input, chapterId, { withProgress: true });
+  const { open: shown, previousQuestionIds } = await readForDraw(db, input, chapterId);
   if (shown) return presentAttempt(db, shown, rules, profile, input.language);
   await assertQuizOpen(db, input, chapterId);
   await assertSeatTimeMet(db, {
@@ -153,12 +154,17 @@ async function drawAttempt(
   });
   const content = await getCourseContent(db);
   const activeBank = (chapter: number) => content.activeBankByChapter.get(chapter) ?? [];
-  // The latest attempt: open when a request at the same moment drew it since the read above;
-  // otherwise its questions are the ones not to draw again.
-  const latest = await findLatestAttempt(db, studentId, chapterId);
-  if (latest && latest.submittedAt === null) return presentAttempt(db, latest, rules, profile, input.language);
+  // The latest attempt's questions are the ones not to draw again: read with the open attempts,
+  // or here when this instance's copy answered that none is open. (An attempt a request at the
+  // same moment drew since is the one draw_quiz_attempt answers.)
+  let previous = previousQuestionIds;
+  if (previous === undefined) {
+    const latest = await findLatestAttempt(db, studentId, chapterId);
+    if (latest && latest.submittedAt === null) return presentAttempt(db, latest, rules, profile, input.language);
+    previous = latest?.questionIds ?? [];
+  }
   await assertAttemptAllowed(db, clock, { studentId, chapterId, rules });
-  const seen = new Set(latest?.questionIds ?? []);
+  const seen = new Set(previous);
   const questionIds =
     chapterId === FINAL_EXAM_CHAPTER
       ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
