@@ -43,9 +43,23 @@ export interface IssueContext {
   config: Config;
 }
 
+/** The student's columns a certificate reads (only these: a final pass reads them, issue 15). */
+const subjectColumns = {
+  id: students.id,
+  firstName: students.firstName,
+  lastName: students.lastName,
+  email: students.email,
+  dlNumber: students.dlNumber,
+  dob: students.dob,
+  caseNumber: students.caseNumber,
+  completedAt: students.completedAt,
+  rulesProfileId: students.rulesProfileId,
+  rulesProfileVersion: students.rulesProfileVersion,
+};
+
 /** What a certificate certifies, read in one query: the student, their court, and the enrolment's completion certificate if it exists. */
 export interface CertificateSubject {
-  student: typeof students.$inferSelect;
+  student: { [Key in keyof typeof subjectColumns]: (typeof students.$inferSelect)[Key] };
   courtName: string;
   courtEmail: string | null;
   completionCertificate: { id: number; number: string } | null;
@@ -56,7 +70,7 @@ export async function readCertificateSubject(db: Db, studentId: number): Promise
   const [subject] = await prepareOnce(db, 'read_certificate_subject', (database) =>
     database
       .select({
-        student: students,
+        student: subjectColumns,
         courtName: courts.name,
         courtEmail: courts.email,
         completionCertificate: sql<{
