@@ -59,7 +59,7 @@ const subjectColumns = {
 
 /** What a certificate certifies, read in one query: the student, their court, and the enrolment's completion certificate if it exists. */
 export interface CertificateSubject {
-  student: { [Key in keyof typeof subjectColumns]: (typeof students.$inferSelect)[Key] };
+  student: Pick<typeof students.$inferSelect, keyof typeof subjectColumns>;
   courtName: string;
   courtEmail: string | null;
   completionCertificate: { id: number; number: string } | null;

@@ -96,6 +96,12 @@ export async function findFreshOpenAttempt(
   return (await readOpenAttempts(db, student, chapterId, { forDraw: false })).open;
 }
 
+/** A draw's first read: the open attempt, and the latest attempt's questions (undefined: not read). */
+interface DrawRead {
+  open: OpenAttempt | undefined;
+  previousQuestionIds: number[] | undefined;
+}
+
 /**
  * What a draw reads first: the open attempt as findFreshOpenAttempt finds it and, when it reads
  * (the copy was stale), in the same trip the student's completions, kept as the progress copy the
@@ -107,7 +113,7 @@ export async function readForDraw(
   db: Db,
   student: { studentId: number; progressVersion: number },
   chapterId: number,
-): Promise<{ open: OpenAttempt | undefined; previousQuestionIds: number[] | undefined }> {
+): Promise<DrawRead> {
   return readOpenAttempts(db, student, chapterId, { forDraw: true });
 }
 
@@ -116,7 +122,7 @@ async function readOpenAttempts(
   student: { studentId: number; progressVersion: number },
   chapterId: number,
   { forDraw }: { forDraw: boolean },
-): Promise<{ open: OpenAttempt | undefined; previousQuestionIds: number[] | undefined }> {
+): Promise<DrawRead> {
   if (db instanceof PgTransaction) throw new Error('open attempts are read from the database, not a transaction');
   const held = copies.fresh(db, student.studentId, student.progressVersion);
   if (held) return { open: held.byChapter.get(chapterId), previousQuestionIds: undefined };
@@ -148,6 +154,6 @@ async function readOpenAttempts(
   copies.keep(db, student.studentId, fresh);
   return {
     open: byChapter.get(chapterId),
-    previousQuestionIds: read && 'previousQuestionIds' in read ? (read.previousQuestionIds ?? []) : undefined,
+    previousQuestionIds: read && 'previousQuestionIds' in read ? read.previousQuestionIds : undefined,
   };
 }

@@ -19,10 +19,10 @@ import { type BankQuestion, type CourseContent, getCourseContent } from '../../d
 import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
 import {
   findFreshOpenAttempt,
-  readForDraw,
   findHeldAttempt,
   holdOpenAttempt,
   type OpenAttempt,
+  readForDraw,
   releaseAttempt,
 } from './open-attempts.ts';
 import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
