@@ -4,6 +4,7 @@ import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { makePrivateDir, restrictTreeToOwner } from '../platform/private-files.ts';
+import { LeanClient } from './lean-statements.ts';
 import { orderQueueByCall } from './pool-queue.ts';
 import * as schema from './schema.ts';
 
@@ -23,7 +24,7 @@ export interface Database {
 
 /** `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres' 10 otherwise). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, Client: LeanClient });
   orderQueueByCall(pool);
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens a new one; without a listener the error would end the process.
