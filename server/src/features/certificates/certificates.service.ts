@@ -7,11 +7,11 @@ import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
-import { type Clock, isoToUs, localDate } from '../../platform/clock.ts';
+import { type Clock, localDate } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
-import type { Auth } from '../../plugins/session.ts';
+import type { Auth, ProfileRef } from '../../plugins/session.ts';
 import { maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
@@ -43,56 +43,47 @@ export interface IssueContext {
   config: Config;
 }
 
-/** The student's columns a certificate reads (only these: a final pass reads them, issue 15). */
-const subjectColumns = {
-  id: students.id,
-  firstName: students.firstName,
-  lastName: students.lastName,
-  email: students.email,
-  dlNumber: students.dlNumber,
-  dob: students.dob,
-  caseNumber: students.caseNumber,
-  completedAt: students.completedAt,
-  rulesProfileId: students.rulesProfileId,
-  rulesProfileVersion: students.rulesProfileVersion,
-};
-
-/** What a certificate certifies, read in one query: the student, their court, and the enrolment's completion certificate if it exists. */
-export interface CertificateSubject {
-  student: Pick<typeof students.$inferSelect, keyof typeof subjectColumns>;
-  courtName: string;
-  courtEmail: string | null;
-  completionCertificate: { id: number; number: string } | null;
+/**
+ * Whose certificate, under which rules profile (decision 012: it decides who receives it and how
+ * long it is kept). What it certifies about the student and their court is read by the issuing
+ * statement itself (certificateIssueSteps): a final pass reads nothing before its grading
+ * statement for it (issue 15).
+ */
+export interface CertificateHolder {
+  studentId: number;
+  profile: ProfileRef;
 }
 
-export async function readCertificateSubject(db: Db, studentId: number): Promise<CertificateSubject | undefined> {
-  // Prepared once: a final pass reads it (issue 15).
-  const [subject] = await prepareOnce(db, 'read_certificate_subject', (database) =>
+/** A student as a certificate is issued to them, and their enrolment's completion certificate if it exists. */
+export async function readCertificateHolder(
+  db: Db,
+  studentId: number,
+): Promise<(CertificateHolder & { completionCertificate: { id: number; number: string } | null }) | undefined> {
+  const [holder] = await prepareOnce(db, 'read_certificate_holder', (database) =>
     database
       .select({
-        student: subjectColumns,
-        courtName: courts.name,
-        courtEmail: courts.email,
+        studentId: students.id,
+        profile: { id: students.rulesProfileId, version: students.rulesProfileVersion },
         completionCertificate: sql<{
           id: number;
           number: string;
         } | null>`(select json_build_object('id', c.id, 'number', c.number)
-        from ${certificates} c where c.student_id = ${students.id} and c.source = 'completion')`.mapWith(
+        from ${certificates} c where c.student_id = ${students}.id and c.source = 'completion')`.mapWith(
           (value: unknown) => parseJsonColumn(value) as { id: number; number: string } | null,
         ),
       })
       .from(students)
-      .innerJoin(courts, eq(courts.id, students.courtId))
       .where(eq(students.id, sql.placeholder('studentId')))
-      .prepare('read_certificate_subject'),
+      .prepare('read_certificate_holder'),
   ).execute({ studentId });
-  return subject;
+  return holder;
 }
 
 export interface CertificateToIssue {
   studentId: number;
   source: 'completion' | 'admin' | 'correction';
-  completionDate: string;
+  /** The completion date it certifies; absent, the day the student completed the course (or today), in the school's zone. */
+  completionDate?: string;
   staffId?: number;
   email: boolean;
   /** A correction's reissue (issue 18): the certificate it replaces, printed as such. */
@@ -101,75 +92,74 @@ export interface CertificateToIssue {
 
 /**
  * The statements that issue a certificate, as common table expressions to run inside one
- * statement (issue 15: each statement is a round trip): the year's gap-free number (decision
- * 010), the certificate with it and its immutable snapshot, and one delivery per recipient (the
- * student and, when the profile routes it there, the court). They run only for the rows of
- * `gate` (a query: one row to issue, none not to), so the counter never advances without a
- * certificate; a completion's only when the enrolment has none yet. `inserted` answers the new
- * certificate's id and number. The counter row every
- * issue of the year waits on is held until the statement's transaction commits: whoever runs
- * these makes them the transaction's last statement.
+ * statement (issue 15: each statement is a round trip): the student and court it certifies, read
+ * by the statement itself; the year's gap-free number (decision 010); the certificate with it and
+ * its immutable snapshot; and one delivery per recipient (the student and, when the profile
+ * routes it there, the court). They run only for the rows of `gate` (a query: one row to issue,
+ * none not to) and an existing student, so the counter never advances without a certificate; a
+ * completion's only when the enrolment has none yet. `inserted` answers the new certificate's id
+ * and number. The counter row every issue of the year waits on is held until the statement's
+ * transaction commits: whoever runs these makes them the transaction's last statement.
  */
 export async function certificateIssueSteps(
   db: Db,
   context: IssueContext,
-  subject: CertificateSubject,
+  holder: CertificateHolder,
   input: CertificateToIssue,
   gate: SQL,
 ): Promise<SQL> {
-  const { student } = subject;
   const now = context.clock.now();
-  const issuedOn = localDate(now, context.config.schoolTimeZone);
-  // Decision 012: the enrolment's profile decides who receives it and how long it is kept.
-  const profile = await getPinnedProfile(db, { id: student.rulesProfileId, version: student.rulesProfileVersion });
+  const { schoolTimeZone } = context.config;
+  const issuedOn = localDate(now, schoolTimeZone);
+  const profile = await getPinnedProfile(db, holder.profile);
   const { routing, retentionYears } = profile.rules.certificate;
   const year = Number(issuedOn.slice(0, 4));
-  const snapshot: CertificateSnapshot = {
-    // Written by the statement that takes the number (below).
-    number: '',
-    studentName: `${student.firstName} ${student.lastName}`,
-    dlNumber: student.dlNumber,
-    dateOfBirth: isoToUs(student.dob),
-    courtName: subject.courtName,
-    courseName: COURSE_NAME,
-    completionDate: input.completionDate,
-    rulesProfile: describeRulesProfile(profile),
-    ...(student.caseNumber ? { caseNumber: student.caseNumber } : {}),
-    ...(input.replaces ? { replaces: input.replaces.number } : {}),
-    issuedAt: now.toISOString(),
-  };
-  const recipients = input.email
-    ? [
-        { recipient: 'student', email: student.email },
-        // Only student_and_court emails the court; held_for_state_report waits for the state's report.
-        ...(subject.courtEmail && routing === 'student_and_court'
-          ? [{ recipient: 'court', email: subject.courtEmail }]
-          : []),
-      ]
-    : [];
-  return sql`advanced as (
-      insert into ${certificateCounters} (year, last_value) select ${year}::int, 1 from (${gate}) as gate
+  // The snapshot's fields are CertificateSnapshot's (the PDF is rendered from it): the name as
+  // "first last", the date of birth as MM/DD/YYYY, a case number only when there is one.
+  const completionDate =
+    input.completionDate === undefined
+      ? sql`(coalesce(subject.completed_at, ${now.toISOString()}::timestamptz) at time zone ${schoolTimeZone}::text)::date`
+      : sql`${input.completionDate}::date`;
+  const replaces = input.replaces ? { replaces: input.replaces.number } : {};
+  return sql`subject as (
+      select s.first_name || ' ' || s.last_name as student_name, s.dl_number, to_char(s.dob, 'MM/DD/YYYY') as date_of_birth,
+        nullif(s.case_number, '') as case_number, s.email, s.completed_at, c.name as court_name, nullif(c.email, '') as court_email
+      from ${students} s join ${courts} c on c.id = s.court_id
+      where s.id = ${input.studentId}::int
+    ), advanced as (
+      insert into ${certificateCounters} (year, last_value) select ${year}::int, 1 from (${gate}) as gate, subject
       where ${input.source}::text <> 'completion' or not exists (
         select 1 from ${certificates} where student_id = ${input.studentId}::int and source = 'completion')
       on conflict (year) do update set last_value = ${certificateCounters}.last_value + 1
       returning last_value
     ), numbered as (
       -- The number's one format: TS-<year>-<the counter, padded to at least six digits>.
-      select 'TS-' || ${String(year)}::text || '-' || repeat('0', greatest(0, 6 - length(last_value::text))) || last_value::text as number
-      from advanced
+      select 'TS-' || ${String(year)}::text || '-' || repeat('0', greatest(0, 6 - length(last_value::text))) || last_value::text as number,
+        ${completionDate} as completion_date
+      from advanced, subject
     ), inserted as (
       insert into ${certificates} (number, student_id, source, issued_by_staff_id, completion_date, snapshot,
         rules_profile_id, rules_profile_version, routing, retain_until, ${sql.identifier(certificates.issuedAt.name)}, replaces_id)
       select numbered.number, ${input.studentId}::int, ${input.source}::text, ${input.staffId ?? null}::int,
-        ${input.completionDate}::date, jsonb_set(${JSON.stringify(snapshot)}::jsonb, '{number}', to_jsonb(numbered.number)),
+        numbered.completion_date,
+        jsonb_build_object('number', numbered.number, 'studentName', subject.student_name, 'dlNumber', subject.dl_number,
+          'dateOfBirth', subject.date_of_birth, 'courtName', subject.court_name, 'courseName', ${COURSE_NAME}::text,
+          'completionDate', to_char(numbered.completion_date, 'YYYY-MM-DD'),
+          'rulesProfile', ${describeRulesProfile(profile)}::text, 'issuedAt', ${now.toISOString()}::text)
+          || case when subject.case_number is null then '{}'::jsonb else jsonb_build_object('caseNumber', subject.case_number) end
+          || ${JSON.stringify(replaces)}::jsonb,
         ${profile.id}::text, ${profile.version}::int, ${routing}::text, ${addYears(issuedOn, retentionYears)}::date,
         ${now.toISOString()}::timestamptz, ${input.replaces?.id ?? null}::int
-      from numbered
+      from numbered, subject
       returning id, number
     ), delivered as (
+      -- The student, and the court's clerk when the profile routes it there (only student_and_court
+      -- emails the court; held_for_state_report waits for the state's report).
       insert into ${certificateDeliveries} (certificate_id, recipient, email, status, next_attempt_at, queued_at)
       select inserted.id, r.recipient, r.email, 'queued', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-      from inserted, jsonb_to_recordset(${JSON.stringify(recipients)}::jsonb) as r(recipient text, email text)
+      from inserted, subject, lateral (values ('student', subject.email), ('court', subject.court_email)) as r(recipient, email)
+      where ${input.email}::boolean and r.email is not null
+        and (r.recipient = 'student' or ${routing}::text = 'student_and_court')
       returning id
     )`;
 }
@@ -188,11 +178,11 @@ export async function issueCertificate(
   context: IssueContext,
   input: CertificateToIssue,
 ): Promise<{ id: number; created: boolean; number: string }> {
-  const subject = await readCertificateSubject(tx, input.studentId);
-  if (!subject) throw notFound('No such student.');
-  const existing = input.source === 'completion' ? subject.completionCertificate : null;
+  const holder = await readCertificateHolder(tx, input.studentId);
+  if (!holder) throw notFound('No such student.');
+  const existing = input.source === 'completion' ? holder.completionCertificate : null;
   if (existing) return { id: existing.id, created: false, number: existing.number };
-  const steps = await certificateIssueSteps(tx, context, subject, input, sql`select 1`);
+  const steps = await certificateIssueSteps(tx, context, holder, input, sql`select 1`);
   const [row] = await selectRawRows<{ id: number; number: string }>(
     tx,
     sql`with ${steps} select id, number from inserted`,

@@ -4,13 +4,12 @@ import type { Db } from '../../db/client.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
 import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
-import { localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import {
-  type CertificateSubject,
+  type CertificateHolder,
   certificateIssueSteps,
   type IssueContext,
-  readCertificateSubject,
+  readCertificateHolder,
 } from '../certificates/certificates.service.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -115,7 +114,7 @@ export async function getQuizStatus(db: Db, input: { studentId: number; chapterI
 export async function chapterPassSteps(
   db: Db,
   context: IssueContext,
-  input: { studentId: number; chapterId: number; certificate?: CertificateSubject | undefined },
+  input: { studentId: number; chapterId: number; profile?: ProfileRef | undefined },
 ): Promise<SQL[]> {
   const now = context.clock.now().toISOString();
   const steps = [
@@ -125,26 +124,25 @@ export async function chapterPassSteps(
       on conflict do nothing
     )`,
   ];
-  const subject = input.certificate;
-  if (input.chapterId !== FINAL_EXAM_CHAPTER || !subject) return steps;
-  return [...steps, ...(await courseCompletionSteps(db, context, subject, sql`select 1 from graded`))];
+  if (input.chapterId !== FINAL_EXAM_CHAPTER || !input.profile) return steps;
+  const holder = { studentId: input.studentId, profile: input.profile };
+  return [...steps, ...(await courseCompletionSteps(db, context, holder, sql`select 1 from graded`))];
 }
 
 /**
  * Spec 4: the course's completion and its certificate, as steps of one statement, for the rows of
  * `gate` (one row to complete, none not to). `completed_at` is set once: a second completion keeps
  * the first moment, and the certificate its date; the enrolment's completion certificate is issued
- * once (certificateIssueSteps). `subject`: the student as read for the certificate.
+ * once (certificateIssueSteps), dated the day of the first completion in the school's zone.
  */
 async function courseCompletionSteps(
   db: Db,
   context: IssueContext,
-  subject: CertificateSubject,
+  holder: CertificateHolder,
   gate: SQL,
 ): Promise<SQL[]> {
   const now = context.clock.now();
-  const studentId = subject.student.id;
-  const completedAt = subject.student.completedAt ?? now;
+  const { studentId } = holder;
   return [
     sql`finished as (
       update ${students} set completed_at = coalesce(completed_at, ${now.toISOString()}::timestamptz)
@@ -154,13 +152,8 @@ async function courseCompletionSteps(
     await certificateIssueSteps(
       db,
       context,
-      subject,
-      {
-        studentId,
-        source: 'completion',
-        completionDate: localDate(completedAt, context.config.schoolTimeZone),
-        email: true,
-      },
+      holder,
+      { studentId, source: 'completion', email: true },
       sql`select 1 from finished`,
     ),
   ];
@@ -175,9 +168,8 @@ export async function recordChapterPass(
   context: IssueContext,
   input: { studentId: number; chapterId: number; attemptId: number },
 ): Promise<void> {
-  const certificate =
-    input.chapterId === FINAL_EXAM_CHAPTER ? await readCertificateSubject(db, input.studentId) : undefined;
-  const steps = await chapterPassSteps(db, context, { ...input, certificate });
+  const holder = input.chapterId === FINAL_EXAM_CHAPTER ? await readCertificateHolder(db, input.studentId) : undefined;
+  const steps = await chapterPassSteps(db, context, { ...input, profile: holder?.profile });
   await selectRawRows(
     db,
     sql`with graded as (select ${input.attemptId}::int as id), ${sql.join(steps, sql`, `)} select 1`,
@@ -189,9 +181,9 @@ export async function recordChapterPass(
  * or neither, and the certificate is issued once for the completion.
  */
 export async function completeCourse(db: Db, context: IssueContext, studentId: number): Promise<void> {
-  const subject = await readCertificateSubject(db, studentId);
-  if (!subject) throw notFound('No such student.');
-  const steps = await courseCompletionSteps(db, context, subject, sql`select 1`);
+  const holder = await readCertificateHolder(db, studentId);
+  if (!holder) throw notFound('No such student.');
+  const steps = await courseCompletionSteps(db, context, holder, sql`select 1`);
   await selectRawRows(db, sql`with ${sql.join(steps, sql`, `)} select 1`);
 }
 

@@ -8,11 +8,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progress/progress.service.ts';
-import {
-  type CertificateSubject,
-  type IssueContext,
-  readCertificateSubject,
-} from '../certificates/certificates.service.ts';
+import type { IssueContext } from '../certificates/certificates.service.ts';
 import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
@@ -312,7 +308,8 @@ async function saveGradedAttempt(
     score: number;
     passed: boolean;
     result: StoredResult;
-    certificate: CertificateSubject | undefined;
+    /** The student's rules profile, for the certificate a final pass issues. */
+    profile: ProfileRef;
   },
 ): Promise<boolean> {
   const graded = sql`graded as (
@@ -387,9 +384,8 @@ export async function gradeQuizAttempt(
   const rules = quizRulesFor(await getRulesProfile(db, attempt.rulesProfileId, attempt.rulesProfileVersion), chapterId);
   const passed = score >= rules.passMark;
 
-  // A final pass issues the certificate from the student as they are now: read before the write.
-  const certificate =
-    passed && chapterId === FINAL_EXAM_CHAPTER ? await readCertificateSubject(db, studentId) : undefined;
+  // A final pass issues the certificate from the student as they are now, read by the grading
+  // statement itself, under the profile their session row names.
   const graded = await saveGradedAttempt(db, context, {
     studentId,
     chapterId,
@@ -397,7 +393,7 @@ export async function gradeQuizAttempt(
     score,
     passed,
     result,
-    certificate,
+    profile: input.profile,
   });
   releaseAttempt(db, attempt.id);
   // Two submissions of one attempt at once (or a held attempt submitted through another
