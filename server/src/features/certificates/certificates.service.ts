@@ -7,7 +7,7 @@ import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { certificateCounters, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
-import { type Clock, localDate } from '../../platform/clock.ts';
+import { type Clock, localDate, US_DATE_FORMAT } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
@@ -104,15 +104,16 @@ export interface CertificateToIssue {
 export async function certificateIssueSteps(
   db: Db,
   context: IssueContext,
-  holder: CertificateHolder,
+  /** The enrolment's rules profile: who receives it and how long it is kept (decision 012). */
+  profile: ProfileRef,
   input: CertificateToIssue,
   gate: SQL,
 ): Promise<SQL> {
   const now = context.clock.now();
   const { schoolTimeZone } = context.config;
   const issuedOn = localDate(now, schoolTimeZone);
-  const profile = await getPinnedProfile(db, holder.profile);
-  const { routing, retentionYears } = profile.rules.certificate;
+  const pinned = await getPinnedProfile(db, profile);
+  const { routing, retentionYears } = pinned.rules.certificate;
   const year = Number(issuedOn.slice(0, 4));
   // The snapshot's fields are CertificateSnapshot's (the PDF is rendered from it): the name as
   // "first last", the date of birth as MM/DD/YYYY, a case number only when there is one.
@@ -122,7 +123,7 @@ export async function certificateIssueSteps(
       : sql`${input.completionDate}::date`;
   const replaces = input.replaces ? { replaces: input.replaces.number } : {};
   return sql`subject as (
-      select s.first_name || ' ' || s.last_name as student_name, s.dl_number, to_char(s.dob, 'MM/DD/YYYY') as date_of_birth,
+      select s.first_name || ' ' || s.last_name as student_name, s.dl_number, to_char(s.dob, ${US_DATE_FORMAT}::text) as date_of_birth,
         nullif(s.case_number, '') as case_number, s.email, s.completed_at, c.name as court_name, nullif(c.email, '') as court_email
       from ${students} s join ${courts} c on c.id = s.court_id
       where s.id = ${input.studentId}::int
@@ -145,10 +146,10 @@ export async function certificateIssueSteps(
         jsonb_build_object('number', numbered.number, 'studentName', subject.student_name, 'dlNumber', subject.dl_number,
           'dateOfBirth', subject.date_of_birth, 'courtName', subject.court_name, 'courseName', ${COURSE_NAME}::text,
           'completionDate', to_char(numbered.completion_date, 'YYYY-MM-DD'),
-          'rulesProfile', ${describeRulesProfile(profile)}::text, 'issuedAt', ${now.toISOString()}::text)
+          'rulesProfile', ${describeRulesProfile(pinned)}::text, 'issuedAt', ${now.toISOString()}::text)
           || case when subject.case_number is null then '{}'::jsonb else jsonb_build_object('caseNumber', subject.case_number) end
           || ${JSON.stringify(replaces)}::jsonb,
-        ${profile.id}::text, ${profile.version}::int, ${routing}::text, ${addYears(issuedOn, retentionYears)}::date,
+        ${pinned.id}::text, ${pinned.version}::int, ${routing}::text, ${addYears(issuedOn, retentionYears)}::date,
         ${now.toISOString()}::timestamptz, ${input.replaces?.id ?? null}::int
       from numbered, subject
       returning id, number
@@ -182,7 +183,7 @@ export async function issueCertificate(
   if (!holder) throw notFound('No such student.');
   const existing = input.source === 'completion' ? holder.completionCertificate : null;
   if (existing) return { id: existing.id, created: false, number: existing.number };
-  const steps = await certificateIssueSteps(tx, context, holder, input, sql`select 1`);
+  const steps = await certificateIssueSteps(tx, context, holder.profile, input, sql`select 1`);
   const [row] = await selectRawRows<{ id: number; number: string }>(
     tx,
     sql`with ${steps} select id, number from inserted`,

@@ -152,7 +152,7 @@ async function courseCompletionSteps(
     await certificateIssueSteps(
       db,
       context,
-      holder,
+      holder.profile,
       { studentId, source: 'completion', email: true },
       sql`select 1 from finished`,
     ),
