@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { PRODUCTION_WITHOUT_SERVICES } from '../../config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginFailures, sessions, staff, students } from '../../db/schema.ts';
+import { hashToken } from '../../platform/tokens.ts';
 import { throttleSubjectHash } from './throttle.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
 import { createStaff, createStudent, getCourtId, markStudentPaid } from '../../testing/factories.ts';
@@ -243,6 +244,35 @@ describe('auth', () => {
       const rows = await selectRows(t.db, sql`select * from sessions where student_id = ${student.id}`);
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows)).not.toContain(token);
+    });
+
+    it('starts a student’s token with s. and a staff member’s with a., and a token under the other prefix finds nothing', async () => {
+      const studentCookie = await signInStudent(t.app, await createStudent(t.db));
+      const staffCookie = await signInStaff(t.app, await createStaff(t.db));
+      expect(studentCookie).toMatch(/^ts_session=s\.[\w-]{43}$/);
+      expect(staffCookie).toMatch(/^ts_session=a\.[\w-]{43}$/);
+      // The same secret under the other kind's prefix is another token, whose hash no session has.
+      expect((await me(studentCookie.replace('=s.', '=a.'))).statusCode).toBe(401);
+      expect((await me(staffCookie.replace('=a.', '=s.'))).statusCode).toBe(401);
+      expect((await me(studentCookie.replace('=s.', '='))).statusCode).toBe(401);
+    });
+
+    it('still honours a session started before tokens carried their owner’s kind, a student’s or staff’s', async () => {
+      const student = await createStudent(t.db, { firstName: 'Ada' });
+      const member = await createStaff(t.db, { role: 'clerk' });
+      const expiresAt = new Date(t.clock.now().getTime() + HOUR);
+      await t.db.insert(sessions).values([
+        { tokenHash: hashToken('older-student-token'), studentId: student.id, expiresAt },
+        { tokenHash: hashToken('older-staff-token'), staffId: member.id, expiresAt },
+      ]);
+      const asStudent = await me('ts_session=older-student-token');
+      expect(asStudent.statusCode).toBe(200);
+      expect(asStudent.json().user).toMatchObject({ id: student.id, type: 'student', name: `Ada ${student.lastName}` });
+      const asStaff = await me('ts_session=older-staff-token');
+      expect(asStaff.statusCode).toBe(200);
+      expect(asStaff.json().user).toMatchObject({ id: member.id, type: 'clerk' });
+      await t.db.update(staff).set({ disabledAt: t.clock.now() }).where(eq(staff.id, member.id));
+      expect((await me('ts_session=older-staff-token')).statusCode).toBe(401);
     });
 
     it('answers /api/me with the signed-in student, fresh from the database', async () => {
