@@ -147,7 +147,11 @@ async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     { name: 'GET /api/health (one database round trip)', path: '/api/health' },
     { name: 'GET /api/public/courts (public list)', path: '/api/public/courts' },
-    { name: 'GET /api/health with a session cookie (+ session lookup)', path: '/api/health', headers: { cookie } },
+    {
+      name: 'GET /api/health with a session cookie (a public route: the cookie is parsed, never looked up)',
+      path: '/api/health',
+      headers: { cookie },
+    },
     { name: 'GET /api/me (session lookup + user)', path: '/api/me', headers: { cookie } },
     { name: 'GET /api/content/chapters (signed-in student)', path: '/api/content/chapters', headers: { cookie } },
     {

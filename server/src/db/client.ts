@@ -4,6 +4,7 @@ import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { makePrivateDir, restrictTreeToOwner } from '../platform/private-files.ts';
+import { listenOnConnection, listenOnPglite } from './content-version.ts';
 import { LeanClient } from './lean-statements.ts';
 import { orderQueueByCall } from './pool-queue.ts';
 import * as schema from './schema.ts';
@@ -29,6 +30,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens a new one; without a listener the error would end the process.
   pool.on('error', () => undefined);
+  // Every connection hears the course content's version (decision 038).
+  pool.on('connect', (connection) => {
+    listenOnConnection(pool, connection);
+  });
   const db = drizzlePg({ client: pool, schema });
   return { db, kind: 'postgres', close: () => pool.end() };
 }
@@ -75,6 +80,7 @@ export async function openPglite(source: { dataDir?: string; dump?: Blob } = {})
   } else {
     client = await PGlite.create(options);
   }
+  await listenOnPglite(client);
   const db = drizzlePglite({ client, schema });
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -2,6 +2,7 @@ import { FINAL_EXAM_CHAPTER } from '@ts/contract';
 import { asc } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
+import { heardContentVersion } from './content-version.ts';
 import { answers, chapters, contentVersion, modules, questions, topics, videos } from './schema.ts';
 
 /**
@@ -9,9 +10,9 @@ import { answers, chapters, contentVersion, modules, questions, topics, videos }
  * the question banks change only when the content files are loaded or an admin edits a question,
  * yet every page of the course reads them. Each instance keeps one copy per database, tagged with
  * the content version it was read at; a trigger raises the version on every write to those
- * tables (migration 0008), and the session lookup of every signed-in request reads the version
- * and notes it here. A request therefore never gets content older than the version it saw at its
- * start, whichever instance made the edit.
+ * tables (migration 0008) and announces it to every connection (content-version.ts, decision 038),
+ * so a request started after an edit was acknowledged never gets content older than the edit,
+ * whichever instance made it.
  */
 
 export type ChapterRow = typeof chapters.$inferSelect;
@@ -43,22 +44,14 @@ export interface CourseContent {
   activeFinalBankByChapter: ReadonlyMap<number, number[]>;
 }
 
+/** The copy being read or kept, and the version that was the newest heard when its read began. */
 interface Copy {
-  /** The newest version a session lookup has seen on this database. */
-  seen: number;
   loading?: { version: number; content: Promise<CourseContent> };
 }
 const copies = new WeakMap<Db, Copy>();
 
-/** Called by the session lookup with the version it read: content older than this is read again. */
-export function noteContentVersion(db: Db, version: number): void {
-  const copy = copies.get(db);
-  if (!copy) copies.set(db, { seen: version });
-  else if (version > copy.seen) copy.seen = version;
-}
-
 /**
- * The content as of the newest version seen (read from the database the first time, and again
+ * The content as of the newest version heard (read from the database the first time, and again
  * after a version change; one read at a time however many requests ask). Takes the app's
  * database, never a transaction: a copy per transaction would read everything each time.
  */
@@ -66,12 +59,14 @@ export async function getCourseContent(db: Db): Promise<CourseContent> {
   if (db instanceof PgTransaction) throw new Error('getCourseContent takes the database, not a transaction');
   let copy = copies.get(db);
   if (!copy) {
-    copy = { seen: 0 };
+    copy = {};
     copies.set(db, copy);
   }
-  if (!copy.loading || copy.loading.version < copy.seen) {
+  // The version is heard per database client (the pool, the PGlite instance), which drizzle keeps.
+  const heard = heardContentVersion(Reflect.get(db, '$client') ?? db);
+  if (!copy.loading || copy.loading.version < heard) {
     const loading = readCourseContent(db);
-    copy.loading = { version: copy.seen, content: loading };
+    copy.loading = { version: heard, content: loading };
     // A failed read is not kept: the next call tries again.
     loading.catch(() => {
       if (copy.loading?.content === loading) copy.loading = undefined;

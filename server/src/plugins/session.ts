@@ -4,8 +4,7 @@ import type { StaffRole } from '@ts/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { prepareOnce } from '../db/prepared.ts';
-import { contentVersion, sessions, staff, students } from '../db/schema.ts';
-import { noteContentVersion } from '../db/course-content.ts';
+import { sessions, staff, students } from '../db/schema.ts';
 import type { Clock } from '../platform/clock.ts';
 import { createToken, hashToken } from '../platform/tokens.ts';
 
@@ -129,9 +128,6 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-/** The course content's version, read with every session (decision 019). */
-const CONTENT_VERSION = sql<number>`(select ${contentVersion.version} from ${contentVersion} where ${contentVersion.id} = 1)`;
-
 /** An open, unexpired session with this token hash. */
 function openSession() {
   return and(
@@ -145,8 +141,8 @@ function openSession() {
  * The session lookups run on every signed-in request, so each is built once per database as a
  * prepared statement (drizzle's query building cost more than the query itself). A student's one
  * round trip also brings what most calls need next: whether they paid, their rules profile and
- * progress version, their name for /api/me, and the course content's version (issue 15,
- * decision 019).
+ * progress version, and their name for /api/me (issue 15, decision 019). (The course content's
+ * version is heard by every connection: decision 038.)
  */
 function prepareStudentSessionLookup(db: Db) {
   return (
@@ -160,7 +156,6 @@ function prepareStudentSessionLookup(db: Db) {
         firstName: students.firstName,
         lastName: students.lastName,
         completedAt: students.completedAt,
-        contentVersion: CONTENT_VERSION,
       })
       .from(sessions)
       .leftJoin(students, eq(students.id, sessions.studentId))
@@ -181,7 +176,6 @@ function prepareStaffSessionLookup(db: Db) {
       role: staff.role,
       courtId: staff.courtId,
       name: staff.name,
-      contentVersion: CONTENT_VERSION,
     })
     .from(sessions)
     .leftJoin(staff, eq(staff.id, sessions.staffId))
@@ -197,7 +191,6 @@ async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<
     opensCall: true,
   }).execute({ tokenHash, now });
   if (!row) return null;
-  noteContentVersion(db, row.contentVersion);
   if (row.studentId === null || row.profileId === null || row.profileVersion === null || row.progressVersion === null) {
     return null;
   }
@@ -221,7 +214,6 @@ async function findStaffAuth(db: Db, tokenHash: string, now: string): Promise<Au
     opensCall: true,
   }).execute({ tokenHash, now });
   if (!row) return null;
-  noteContentVersion(db, row.contentVersion);
   if (row.staffId === null || row.role === null) return null;
   return {
     kind: 'staff',
