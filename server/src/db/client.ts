@@ -25,15 +25,17 @@ export interface Database {
 
 /** `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres' 10 otherwise). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, Client: LeanClient });
+  const pool: pg.Pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    Client: LeanClient,
+    // Every connection hears the course content's version before its first use (decision 038).
+    onConnect: (connection) => listenOnConnection(pool, connection),
+  });
   orderQueueByCall(pool);
   // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
   // next query opens a new one; without a listener the error would end the process.
   pool.on('error', () => undefined);
-  // Every connection hears the course content's version (decision 038).
-  pool.on('connect', (connection) => {
-    listenOnConnection(pool, connection);
-  });
   const db = drizzlePg({ client: pool, schema });
   return { db, kind: 'postgres', close: () => pool.end() };
 }

@@ -26,27 +26,25 @@ function noteContentVersion(client: object, version: number): void {
 const READ_VERSION = 'select "version" from "content_version" where "id" = 1';
 
 /**
- * A new pool connection listens before anything else runs on it, then reads the version: an edit
- * committed before it listened is in what it reads, one committed after is announced to it.
- * PostgreSQL sends a listening connection the announcements that arrived while it worked before
- * the end of its next statement, so once an edit's commit has been acknowledged, any statement
- * started afterwards on any listening connection returns after its announcement has been heard.
+ * A new pool connection listens, then reads the version, before the pool hands it out (pg-pool's
+ * `onConnect`): an edit committed before it listened is in what it reads, one committed after is
+ * announced to it. PostgreSQL sends a listening connection the announcements it was signalled
+ * before the end of its next statement (or at once, when idle), and the committing connection
+ * signals before its commit is acknowledged; so once an edit's commit has been acknowledged, any
+ * statement started afterwards on any listening connection answers after its announcement has
+ * been heard. A connection that cannot listen could serve stale content for ever: the error
+ * makes the pool close it (and fail the statement it was opened for).
  */
-export function listenOnConnection(pool: pg.Pool, connection: pg.PoolClient): void {
+export async function listenOnConnection(pool: pg.Pool, connection: pg.ClientBase): Promise<void> {
   connection.on('notification', (message) => {
     if (message.channel === CONTENT_VERSION_CHANNEL) noteContentVersion(pool, Number(message.payload));
   });
-  // Queued ahead of the statement the pool opened the connection for. A connection that cannot
-  // listen could serve stale content for ever, so it is closed instead (its statement fails, and
-  // the pool drops it when it comes back).
-  connection.query(`LISTEN ${CONTENT_VERSION_CHANNEL}`).catch(() => connection.end().catch(() => undefined));
-  connection.query<{ version: number }>(READ_VERSION).then(
-    (result) => {
-      noteContentVersion(pool, result.rows[0]?.version ?? 0);
-    },
+  await connection.query(`LISTEN ${CONTENT_VERSION_CHANNEL}`);
+  try {
+    noteContentVersion(pool, (await connection.query<{ version: number }>(READ_VERSION)).rows[0]?.version ?? 0);
+  } catch {
     // Before the migrations have made the table, there is no content to be stale.
-    () => undefined,
-  );
+  }
 }
 
 /** PGlite: one connection, in this process; its announcements arrive before a commit's promise settles. */
