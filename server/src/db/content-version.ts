@@ -6,10 +6,10 @@ import type pg from 'pg';
  * 038). A trigger raises the version on every write to the course content and announces it on
  * this channel (migration 0026); every connection of the pool listens, so an instance hears an
  * edit made through any other before its next statement answers, and the copy of the content it
- * keeps in memory (course-content.ts) is read again. Until now the session lookup read the version
- * itself, at a fifth of the lookup's cost.
+ * keeps in memory (course-content.ts) is read again. (The session lookup used to read the version
+ * with every request, at a fifth of its cost.)
  */
-export const CONTENT_VERSION_CHANNEL = 'content_version';
+const CONTENT_VERSION_CHANNEL = 'content_version';
 
 /** Per database client (the pool, or the PGlite instance): the newest version heard. */
 const heard = new WeakMap<object, number>();
@@ -23,7 +23,20 @@ function noteContentVersion(client: object, version: number): void {
   if (Number.isSafeInteger(version) && version > heardContentVersion(client)) heard.set(client, version);
 }
 
-const READ_VERSION = 'select "version" from "content_version" where "id" = 1';
+/** Notes the version stored now: what a connection that has just begun to listen may have missed. */
+async function noteStoredVersion(
+  client: object,
+  query: (text: string) => Promise<{ rows: { version: number }[] }>,
+): Promise<void> {
+  try {
+    noteContentVersion(
+      client,
+      (await query('select "version" from "content_version" where "id" = 1')).rows[0]?.version ?? 0,
+    );
+  } catch {
+    // Before the migrations have made the table, there is no content to be stale.
+  }
+}
 
 /**
  * A new pool connection listens, then reads the version, before the pool hands it out (pg-pool's
@@ -40,11 +53,7 @@ export async function listenOnConnection(pool: pg.Pool, connection: pg.ClientBas
     if (message.channel === CONTENT_VERSION_CHANNEL) noteContentVersion(pool, Number(message.payload));
   });
   await connection.query(`LISTEN ${CONTENT_VERSION_CHANNEL}`);
-  try {
-    noteContentVersion(pool, (await connection.query<{ version: number }>(READ_VERSION)).rows[0]?.version ?? 0);
-  } catch {
-    // Before the migrations have made the table, there is no content to be stale.
-  }
+  await noteStoredVersion(pool, (text) => connection.query<{ version: number }>(text));
 }
 
 /** PGlite: one connection, in this process; its announcements arrive before a commit's promise settles. */
@@ -52,9 +61,5 @@ export async function listenOnPglite(client: PGlite): Promise<void> {
   await client.listen(CONTENT_VERSION_CHANNEL, (payload) => {
     noteContentVersion(client, Number(payload));
   });
-  try {
-    noteContentVersion(client, (await client.query<{ version: number }>(READ_VERSION)).rows[0]?.version ?? 0);
-  } catch {
-    // A database not migrated yet: no content to be stale.
-  }
+  await noteStoredVersion(client, (text) => client.query<{ version: number }>(text));
 }

@@ -44,11 +44,8 @@ export interface CourseContent {
   activeFinalBankByChapter: ReadonlyMap<number, number[]>;
 }
 
-/** The copy being read or kept, and the version that was the newest heard when its read began. */
-interface Copy {
-  loading?: { version: number; content: Promise<CourseContent> };
-}
-const copies = new WeakMap<Db, Copy>();
+/** Per database: the copy being read or kept, and the newest version heard when its read began. */
+const copies = new WeakMap<Db, { version: number; content: Promise<CourseContent> }>();
 
 /**
  * The content as of the newest version heard (read from the database the first time, and again
@@ -57,22 +54,27 @@ const copies = new WeakMap<Db, Copy>();
  */
 export async function getCourseContent(db: Db): Promise<CourseContent> {
   if (db instanceof PgTransaction) throw new Error('getCourseContent takes the database, not a transaction');
-  let copy = copies.get(db);
-  if (!copy) {
-    copy = {};
-    copies.set(db, copy);
-  }
   // The version is heard per database client (the pool, the PGlite instance), which drizzle keeps.
-  const heard = heardContentVersion(Reflect.get(db, '$client') ?? db);
-  if (!copy.loading || copy.loading.version < heard) {
-    const loading = readCourseContent(db);
-    copy.loading = { version: heard, content: loading };
+  const heard = heardContentVersion(databaseClient(db));
+  let copy = copies.get(db);
+  if (!copy || copy.version < heard) {
+    const content = readCourseContent(db);
+    copy = { version: heard, content };
+    copies.set(db, copy);
     // A failed read is not kept: the next call tries again.
-    loading.catch(() => {
-      if (copy.loading?.content === loading) copy.loading = undefined;
+    content.catch(() => {
+      if (copies.get(db)?.content === content) copies.delete(db);
     });
   }
-  return copy.loading.content;
+  return copy.content;
+}
+
+/** The driver's client behind a drizzle database (its `$client`), whose connections hear the version. */
+function databaseClient(db: Db): object {
+  const client: unknown = Reflect.get(db, '$client');
+  // Without it no version would ever be heard, and the copy never read again: fail loudly instead.
+  if (typeof client !== 'object' || client === null) throw new Error('a database without its driver client');
+  return client;
 }
 
 async function readCourseContent(db: Db): Promise<CourseContent> {

@@ -190,8 +190,14 @@ async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<
   const [row] = await prepareOnce(db, 'find_student_session', prepareStudentSessionLookup, {
     opensCall: true,
   }).execute({ tokenHash, now });
-  if (!row) return null;
-  if (row.studentId === null || row.profileId === null || row.profileVersion === null || row.progressVersion === null) {
+  // No row, or a staff member's session (a token from before the prefixes): not a student's.
+  if (
+    !row ||
+    row.studentId === null ||
+    row.profileId === null ||
+    row.profileVersion === null ||
+    row.progressVersion === null
+  ) {
     return null;
   }
   return {
@@ -213,8 +219,7 @@ async function findStaffAuth(db: Db, tokenHash: string, now: string): Promise<Au
   const [row] = await prepareOnce(db, 'find_staff_session', prepareStaffSessionLookup, {
     opensCall: true,
   }).execute({ tokenHash, now });
-  if (!row) return null;
-  if (row.staffId === null || row.role === null) return null;
+  if (!row || row.staffId === null || row.role === null) return null;
   return {
     kind: 'staff',
     tokenHash,
