@@ -26,7 +26,16 @@ export type CourtCompletion = z.infer<typeof CourtCompletionSchema>;
 
 export const COURT_COMPLETIONS_PAGE_SIZE = 50;
 
-const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD.');
+/** Whether YYYY-MM-DD names a day the calendar has (not 2024-02-30, not 2024-13-45). */
+function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [yyyy, mm, dd] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
+  return date.getUTCFullYear() === yyyy && date.getUTCMonth() === mm - 1 && date.getUTCDate() === dd;
+}
+
+// A day the database can compare with: the shape alone let 2024-13-45 through to a 500.
+const IsoDay = z.string().refine(isCalendarDay, 'A date is a calendar day, YYYY-MM-DD.');
 
 export const CourtCompletionsQuerySchema = z.object({
   from: IsoDay.optional(),

@@ -76,6 +76,18 @@ describe('the court view', () => {
     expect(row?.court_email_sent_at).toBe('2026-11-20T17:00:00.000Z');
   });
 
+  it.each(['2024-13-45', '2024-02-30', '2023-02-29', '0000-00-00'])(
+    'refuses a completion date that is not a calendar day (%s) as bad input, not a server error',
+    async (day) => {
+      const clerk = await staffOf('clerk', (await completed()).court.id);
+      for (const query of [`from=${day}`, `to=${day}`]) {
+        const response = await clerk.get(`/api/court/completions?${query}`);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json<{ error: { code: string } }>().error.code).toBe('VALIDATION_FAILED');
+      }
+    },
+  );
+
   it('records an acknowledgement once, by whom, audited, and emails the student once', async () => {
     const student = await completed();
     const clerk = await staffOf('clerk', student.court.id);
