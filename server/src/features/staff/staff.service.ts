@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { SET_PASSWORD_LINK_HOURS, type StaffAccount, type StaffRole } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -91,6 +91,18 @@ async function assertUnique(db: Db, input: { username?: string; email: string },
   if (row) throw staffExists();
 }
 
+/**
+ * Ends the unused set-password links that match `which` (a member's own, or those a member
+ * issued). A link is a password waiting to be chosen, so it must not outlive what it was issued
+ * under: the member's password, address, role or account, and its issuer's power to issue it.
+ */
+async function expireOpenLinks(tx: Db, now: Date, which: SQL): Promise<void> {
+  await tx
+    .update(staffPasswordTokens)
+    .set({ expiresAt: now })
+    .where(and(which, isNull(staffPasswordTokens.usedAt), gt(staffPasswordTokens.expiresAt, now)));
+}
+
 interface IssuedLink {
   setPasswordUrl: string;
   expiresAt: Date;
@@ -109,16 +121,7 @@ async function issueToken(
   createdBy: number,
 ): Promise<IssuedLink> {
   const now = clock.now();
-  await tx
-    .update(staffPasswordTokens)
-    .set({ expiresAt: now })
-    .where(
-      and(
-        eq(staffPasswordTokens.staffId, staffId),
-        isNull(staffPasswordTokens.usedAt),
-        gt(staffPasswordTokens.expiresAt, now),
-      ),
-    );
+  await expireOpenLinks(tx, now, eq(staffPasswordTokens.staffId, staffId));
   const token = createToken();
   const expiresAt = new Date(now.getTime() + LINK_MS);
   await tx
@@ -293,6 +296,18 @@ export async function updateStaffAccount(
         .where(eq(staff.id, id));
       // A disabled member's sessions stop at once (the session lookup refuses them too).
       if (disabling) await endStaffSessions(tx, clock, id);
+      // A link mailed to the old address, or issued for the old role or court, or to an account
+      // now disabled, no longer sets a password; nor do links issued by a super_admin who is no
+      // longer one (review: a demoted issuer's link was still a way into the account).
+      const changed =
+        disabling ||
+        member.email.toLowerCase() !== input.email.toLowerCase() ||
+        member.role !== input.role ||
+        member.courtId !== input.court_id;
+      if (changed) await expireOpenLinks(tx, clock.now(), eq(staffPasswordTokens.staffId, id));
+      if (wasActiveSuperAdmin && !staysActiveSuperAdmin) {
+        await expireOpenLinks(tx, clock.now(), eq(staffPasswordTokens.createdByStaffId, id));
+      }
       const after = await findAccount(tx, id);
       if (!after) throw notFound();
       await recordAudit(tx, clock, {
@@ -362,6 +377,14 @@ export async function setStaffPassword(
           isNull(staffPasswordTokens.usedAt),
           gt(staffPasswordTokens.expiresAt, now),
           inArray(staffPasswordTokens.staffId, tx.select({ id: staff.id }).from(staff).where(isNull(staff.disabledAt))),
+          // Whoever issued it may still issue links (updateStaffAccount also expires them).
+          inArray(
+            staffPasswordTokens.createdByStaffId,
+            tx
+              .select({ id: staff.id })
+              .from(staff)
+              .where(and(eq(staff.role, 'super_admin'), isNull(staff.disabledAt))),
+          ),
         ),
       )
       .returning({ staffId: staffPasswordTokens.staffId });
@@ -416,6 +439,8 @@ export async function changeStaffPassword(
       .set({ passwordHash: await hashPassword(input.newPw), passwordSetAt: now })
       .where(eq(staff.id, member.id));
     await endStaffSessions(tx, clock, member.id, { exceptTokenHash: auth.tokenHash });
+    // A link sent before (a reset the member did not need) would undo the new password.
+    await expireOpenLinks(tx, now, eq(staffPasswordTokens.staffId, member.id));
     await recordAudit(tx, clock, {
       staffId: member.id,
       action: 'change_password',

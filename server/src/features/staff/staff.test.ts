@@ -625,6 +625,92 @@ describe('staff accounts and passwords', () => {
       expect(token).toBeDefined();
     });
 
+    describe('a link does not outlive what it was issued under (review)', () => {
+      async function linkFor(memberId: number, issuer: Client = boss.client) {
+        const response = await issuer.post(`/api/admin/users/${String(memberId)}/set-password-link`);
+        expect(response.statusCode, response.body).toBe(200);
+        return tokenOf(response.json<{ setPasswordUrl: string }>().setPasswordUrl);
+      }
+      const expectRefused = async (token: string) => {
+        const response = await setPassword(t, token, 'someone else chose this');
+        expect(response.statusCode).toBe(400);
+        expect(response.json<{ error: { code: string } }>().error.code).toBe('INVALID_LINK');
+      };
+
+      it("ends a member's open link when they change their own password", async () => {
+        const { member, client } = await signedIn(t, 'super_admin');
+        const token = await linkFor(member.id);
+        const changed = await client.post('/api/admin/change-password', {
+          userId: member.id,
+          currentPw: member.password,
+          newPw: 'a passphrase of my own',
+        });
+        expect(changed.statusCode, changed.body).toBe(200);
+        await expectRefused(token);
+        expect((await signIn(t, member.username, 'a passphrase of my own')).statusCode).toBe(200);
+      });
+
+      it("ends a member's open link when their address, role or court changes, or they are disabled", async () => {
+        const court = await createCourt(t.db);
+        const changes = [
+          { email: 'moved.elsewhere@school.example' },
+          { role: 'admin' },
+          { court_id: court.id },
+          { disabled: true },
+        ];
+        for (const change of changes) {
+          const created = await createAccount({ role: 'clerk' });
+          const url = `/api/admin/users/${String(created.user.id)}`;
+          const fields = { email: created.input.email, name: created.input.name, role: 'clerk', court_id: null };
+          const edited = await boss.client.put(url, { ...fields, disabled: false, ...change });
+          expect(edited.statusCode, edited.body).toBe(200);
+          if ('disabled' in change) await boss.client.put(url, { ...fields, disabled: false });
+          await expectRefused(created.token);
+        }
+        // A change of name only leaves the link working.
+        const created = await createAccount({ role: 'clerk' });
+        const renamed = await boss.client.put(`/api/admin/users/${String(created.user.id)}`, {
+          email: created.input.email,
+          name: 'Only The Name Changed',
+          role: 'clerk',
+          court_id: null,
+          disabled: false,
+        });
+        expect(renamed.statusCode, renamed.body).toBe(200);
+        expect((await setPassword(t, created.token, 'still mine to choose')).statusCode).toBe(200);
+      });
+
+      it('ends the links a super_admin issued once they are disabled or demoted, whatever the member did since', async () => {
+        for (const change of [{ disabled: true }, { role: 'admin' }]) {
+          const issuer = await signedIn(t, 'super_admin');
+          const target = await signedIn(t, 'super_admin');
+          const token = await linkFor(target.member.id, issuer.client);
+          const [row] = await t.db.select().from(staff).where(eq(staff.id, issuer.member.id));
+          const edited = await boss.client.put(`/api/admin/users/${String(issuer.member.id)}`, {
+            email: issuer.member.email,
+            name: row!.name,
+            role: 'super_admin',
+            court_id: null,
+            disabled: false,
+            ...change,
+          });
+          expect(edited.statusCode, edited.body).toBe(200);
+          await expectRefused(token);
+          expect((await signIn(t, target.member.username, 'someone else chose this')).statusCode).toBe(401);
+        }
+      });
+
+      it('refuses a link whose issuer is no longer an active super_admin, however that came about', async () => {
+        const issuer = await signedIn(t, 'super_admin');
+        const created = await createAccount();
+        const token = await linkFor(created.user.id, issuer.client);
+        await t.db.update(staff).set({ role: 'admin' }).where(eq(staff.id, issuer.member.id));
+        await expectRefused(token);
+        await t.db.update(staff).set({ role: 'super_admin' }).where(eq(staff.id, issuer.member.id));
+        expect((await setPassword(t, token, 'issuer restored, link good')).statusCode).toBe(200);
+      });
+    });
+
     it('does not let a super_admin disable or demote their own account', async () => {
       const me = await signedIn(t, 'super_admin');
       await createStaff(t.db, { role: 'super_admin' });
