@@ -152,6 +152,15 @@ describe('RegistrationSchema', () => {
     expect(RegistrationSchema.parse({ ...completeForm(), email: 'not an address' }).email).toBe('not an address');
   });
 
+  it.each(['a@b.example,c@d.example', 'a@b.example; c@d.example', 'a@b.example\nBcc: c@d.example'])(
+    'refuses an email that is a list or carries a line break (%j): one enrolment, one recipient',
+    (email) => {
+      const result = RegistrationSchema.safeParse({ ...completeForm(), email });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe('Enter one email address.');
+    },
+  );
+
   it('stores the licence number upper-cased without spaces or dashes', () => {
     expect(RegistrationSchema.parse({ ...completeForm(), dl_number: ' d12-34 567 ' }).dl_number).toBe('D1234567');
   });

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { IdParam, nameText, text } from './primitives.ts';
+import { HIDDEN_CHARACTER_PATTERN, IdParam, nameText, text } from './primitives.ts';
 import { ManualPaymentSchema } from './payments.ts';
 import { US_STATE_CODES } from './states.ts';
 
@@ -55,13 +55,19 @@ export function findMissingRegistrationFields(
 }
 
 const FILL_ALL_FIELDS = 'Please fill out all fields.';
+/** What makes one address several to a mail library: list separators, control and invisible characters. */
+const ONE_RECIPIENT_BREAKERS = new RegExp(`[,;]|${HIDDEN_CHARACTER_PATTERN.source}`, 'u');
 const requiredText = (max: number) => text().trim().min(1, FILL_ALL_FIELDS).max(max);
 
 export const RegistrationSchema = z.object({
   first_name: nameText(100, FILL_ALL_FIELDS),
   last_name: nameText(100, FILL_ALL_FIELDS),
-  // Spec 5: "Email format is not checked." It is kept as typed, trimmed and lower-cased.
-  email: requiredText(254).transform((email) => email.toLowerCase()),
+  // Spec 5: "Email format is not checked." It is kept as typed, trimmed and lower-cased; but it
+  // is one recipient: a list (a comma or semicolon) or a line break would send the school's
+  // emails, the certificate among them, to addresses of the registrant's choosing.
+  email: requiredText(254)
+    .refine((email) => !ONE_RECIPIENT_BREAKERS.test(email), 'Enter one email address.')
+    .transform((email) => email.toLowerCase()),
   dl_number: requiredText(40).transform((dl) => dl.toUpperCase().replace(/[\s-]/g, '')),
   address: nameText(200, FILL_ALL_FIELDS),
   city: nameText(100, FILL_ALL_FIELDS),

@@ -173,6 +173,21 @@ describe('registration', () => {
       expect(fieldsOf(response)).toEqual([field]);
     });
 
+    it.each([
+      'me@student.example, someone@elsewhere.example',
+      'me@student.example;someone@elsewhere.example',
+      'me@student.example\r\nBcc: someone@elsewhere.example',
+    ])(
+      'refuses an email that a mail library would read as several recipients (%j) and writes nothing',
+      async (email) => {
+        const before = await countRows(t.db, 'students');
+        const response = await register(buildRegistration({ email }));
+        expect(response.statusCode).toBe(400);
+        expect(fieldsOf(response)).toEqual(['email']);
+        expect(await countRows(t.db, 'students')).toBe(before);
+      },
+    );
+
     it('refuses a court that does not exist with a 400 and writes nothing', async () => {
       const before = await countRows(t.db, 'students');
       const response = await register(buildRegistration({ court: 999_999 }));

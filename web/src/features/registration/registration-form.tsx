@@ -105,7 +105,7 @@ export function RegistrationFields({
         label={t('fields.email')}
         type="email"
         autoComplete="email"
-        error={errorOf('email')}
+        error={errorOf('email', t('register.badEmail'))}
         {...register('email')}
       />
       <TextField
