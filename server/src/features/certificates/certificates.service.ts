@@ -383,6 +383,7 @@ export async function ensureCertificatePdf(
     await renderCertificatePdf(certificate.snapshot as CertificateSnapshot, {
       schoolName: config.schoolName,
       verifyUrl: `${config.publicUrl}/verify/${certificate.number}`,
+      timeZone: config.schoolTimeZone,
     }),
   );
   const [stored] = await db

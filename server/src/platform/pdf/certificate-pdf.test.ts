@@ -36,6 +36,7 @@ function createOptions(overrides: Partial<CertificatePdfOptions> = {}): Certific
   return {
     schoolName: 'Golden State Online Traffic School',
     verifyUrl: 'https://traffic-school.example.com/verify/TS-2026-000123',
+    timeZone: 'America/Los_Angeles',
     ...overrides,
   };
 }
@@ -175,6 +176,17 @@ describe('renderCertificatePdf', () => {
       ]),
     );
     expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT', 'COURSE']));
+  });
+
+  it("dates the issue on the school's calendar: a pass late in the evening is not issued the next day", async () => {
+    // 11:18 pm in California on November 22 is already November 23 in UTC.
+    const snapshot = createSnapshot({ completionDate: '2026-11-22', issuedAt: '2026-11-23T07:18:00.000Z' });
+    const texts = (await readPage(await renderCertificatePdf(snapshot, createOptions()))).runs.map((run) => run.text);
+    expect(texts).toContain('on November 22, 2026.');
+    expect(texts.filter((text) => text === 'November 22, 2026')).toHaveLength(1);
+    expect(texts).not.toContain('November 23, 2026');
+    const inNewYork = await renderCertificatePdf(snapshot, createOptions({ timeZone: 'America/New_York' }));
+    expect((await readPage(inNewYork)).runs.map((run) => run.text)).toContain('November 23, 2026');
   });
 
   it('prints the case or citation number under the court when the student gave one (issue 17), and no empty line otherwise', async () => {

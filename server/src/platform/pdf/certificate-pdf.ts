@@ -17,6 +17,7 @@ import {
   type RGB,
 } from 'pdf-lib';
 import QRCode from 'qrcode';
+import { localDate } from '../clock.ts';
 
 /** What the certificate shows, frozen when it is issued so a re-render gives the same document. */
 export interface CertificateSnapshot {
@@ -45,6 +46,8 @@ export interface CertificatePdfOptions {
   /** Absolute URL of the public verification page, encoded in the QR code. */
   verifyUrl: string;
   signatoryName?: string;
+  /** SCHOOL_TIME_ZONE: the issue date is the school's day of `issuedAt`, as the completion date is. */
+  timeZone: string;
 }
 
 const PAGE_WIDTH = 792;
@@ -198,8 +201,9 @@ export async function renderCertificatePdf(
   drawDetails(page, fonts, [
     [
       { label: 'Certificate number', value: certificateNumber },
-      // The date as written in the timestamp (UTC for a 'Z' timestamp), like the completion date.
-      { label: 'Issue date', value: formatIsoDate(snapshot.issuedAt.slice(0, 10)) },
+      // The school's day of the moment (a pass at 11 pm in California is not issued "tomorrow"),
+      // the calendar the completion date is written in.
+      { label: 'Issue date', value: formatIsoDate(localDate(issuedAt, options.timeZone)) },
       { label: 'Driver’s license number', value: clean(snapshot.dlNumber) },
       { label: 'Date of birth', value: clean(snapshot.dateOfBirth) },
       { label: 'Course rules', value: clean(snapshot.rulesProfile) },
