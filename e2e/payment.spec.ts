@@ -21,6 +21,12 @@ test.describe('payment with the built-in test provider', () => {
     await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
+    // Back to the card form after paying: the course is paid, said as good news, not a failure.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/pay$/);
+    await expect(page.getByText('This course is already paid for.')).toBeVisible();
+    await expect(page.getByText('Error initializing payment')).toHaveCount(0);
+
     await page.getByRole('link', { name: 'Sign in to begin the course' }).click();
     await signInAsStudent(page, student);
     await expect(page).toHaveURL(/\/$/);

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import { type PaymentProviderInfo, authApi, paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { callApi } from '../../lib/api.ts';
+import { ApiError, callApi } from '../../lib/api.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { formatAmount } from './format-amount.ts';
@@ -98,6 +98,20 @@ function Checkout({
     intent.mutate();
   }, [intent]);
 
+  // Back from the thank-you page (or a second tab) after paying: the course is paid, which is
+  // good news, not an error to retry.
+  if (intent.error instanceof ApiError && intent.error.code === 'ALREADY_PAID') {
+    return (
+      <>
+        <Alert tone="success">{t('pay.alreadyPaid')}</Alert>
+        <p>
+          <Link to="/login" className="font-semibold text-blue-800 underline">
+            {t('thankYou.loginLink')}
+          </Link>
+        </p>
+      </>
+    );
+  }
   const price = amount.data ? formatAmount(amount.data.paymentAmount) : null;
   return (
     <>
