@@ -49,6 +49,14 @@ test('after the final, the certificate is listed, emailed, downloadable, verifia
   );
   expect(number).toMatch(/^TS-\d{4}-\d{6}$/);
 
+  // Spec 4: a student whose course is complete signs in to the certificate, not to home.
+  const returningContext = await browser.newContext({ baseURL });
+  const returning = await returningContext.newPage();
+  await signInAsStudent(returning, student);
+  await expect(returning).toHaveURL(/\/certificate$/);
+  await expect(returning.getByRole('heading', { name: 'Past Certificates' })).toBeVisible();
+  await returningContext.close();
+
   // The public verification page says it is genuine and shows no licence number.
   const visitorContext = await browser.newContext({ baseURL });
   const visitor = await visitorContext.newPage();

@@ -5,7 +5,7 @@ import { type SessionUser, authApi } from '@ts/contract';
 import { callApi, isSessionEnded } from '../lib/api.ts';
 import { useStoredUser } from '../lib/session.ts';
 import { clearStoredUser, isStaffType, readStoredUser, storeUser } from '../lib/stored-user.ts';
-import { paths } from './paths.ts';
+import { paths, studentStart } from './paths.ts';
 
 type Area = 'student' | 'admin';
 
@@ -55,9 +55,14 @@ export function AreaGuard({ area }: { area: Area }) {
   return <Outlet />;
 }
 
-/** Spec 2: a signed-in user who opens a login page is sent on: admins to /admin, students to /. */
+/**
+ * Spec 2: a signed-in user who opens a login page is sent on: admins to /admin, students where
+ * they start (studentStart: a finished course's student to /certificate).
+ */
 export function LoginPageGuard() {
   const stored = useStoredUser();
-  if (stored) return <Navigate to={isStaffType(stored) ? paths.admin : paths.home} replace />;
-  return <Outlet />;
+  if (!stored) return <Outlet />;
+  if (isStaffType(stored)) return <Navigate to={paths.admin} replace />;
+  const start = studentStart(stored);
+  return <Navigate to={start.to} replace state={start.state} />;
 }

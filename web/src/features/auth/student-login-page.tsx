@@ -4,6 +4,7 @@ import { type StudentLogin, StudentLoginSchema, authApi } from '@ts/contract';
 import { callApi } from '../../lib/api.ts';
 import { storeUser } from '../../lib/stored-user.ts';
 import { LoginForm } from './login-form.tsx';
+import { studentStart } from '../../app/paths.ts';
 
 /** Spec 2 /login: last name and driver's license number. */
 export function StudentLoginPage() {
@@ -14,9 +15,8 @@ export function StudentLoginPage() {
     const { user } = await callApi(authApi.loginStudent, { body });
     storeUser(user);
     // Spec 4: unpaid -> /pay with the studentId; paid -> /; completed -> /certificate.
-    if (user.payment_at === null) await navigate('/pay', { state: { studentId: user.id, courtId: user.court_id } });
-    else if (user.completed_at !== null) await navigate('/certificate');
-    else await navigate('/');
+    const start = studentStart(user);
+    await navigate(start.to, { state: start.state });
   }
 
   return (
