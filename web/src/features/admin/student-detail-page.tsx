@@ -383,7 +383,12 @@ function GenerateCertificateForm({
   return (
     <form
       noValidate
-      onSubmit={(event) => void form.handleSubmit(({ completionDate }) => onGenerate(completionDate))(event)}
+      onSubmit={(event) =>
+        void form.handleSubmit(async ({ completionDate }) => {
+          // Spec 2: the page reloads afterwards, so the form starts empty again.
+          if (await onGenerate(completionDate)) form.reset();
+        })(event)
+      }
       className="flex flex-col gap-3 rounded-lg bg-white p-6 shadow sm:flex-row sm:items-start"
     >
       <div className="flex-1">
@@ -397,7 +402,8 @@ function GenerateCertificateForm({
           {...form.register('completionDate')}
         />
       </div>
-      <Button type="submit" className="sm:mt-6" disabled={busy || !complete}>
+      {/* Submitting from the first click, before the request starts: a double click issues one certificate. */}
+      <Button type="submit" className="sm:mt-6" disabled={busy || form.formState.isSubmitting || !complete}>
         {t('adminStudent.generate')}
       </Button>
     </form>
