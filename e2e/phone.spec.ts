@@ -1,4 +1,11 @@
-import { expect, expectNoSeriousA11yViolations, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  registerPaidStudent,
+  signInAsAdmin,
+  signInAsStudent,
+  test,
+} from './fixtures.ts';
 
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -23,4 +30,12 @@ test('the registration page fits a 375 px phone', async ({ page }) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expectNoSeriousA11yViolations(page);
+});
+
+test('the staff list fits a 375 px phone: its table scrolls inside its box, the page does not', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/users');
+  await expect(page.getByRole('button', { name: /^Edit/ }).first()).toBeAttached();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
 });

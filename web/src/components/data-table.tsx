@@ -55,10 +55,10 @@ function useOverflows<E extends HTMLElement>(): [React.RefObject<E | null>, bool
 }
 
 const STYLES = {
-  plain: { wrapper: 'mt-2 overflow-x-auto', thead: 'text-slate-800', cell: 'py-2 pr-4', body: '' },
-  roomy: { wrapper: 'mt-4 overflow-x-auto', thead: 'text-slate-800', cell: 'py-3 pr-4', body: 'align-top' },
+  plain: { wrapper: 'relative mt-2 overflow-x-auto', thead: 'text-slate-800', cell: 'py-2 pr-4', body: '' },
+  roomy: { wrapper: 'relative mt-4 overflow-x-auto', thead: 'text-slate-800', cell: 'py-3 pr-4', body: 'align-top' },
   boxed: {
-    wrapper: 'overflow-x-auto rounded-lg bg-white shadow',
+    wrapper: 'relative overflow-x-auto rounded-lg bg-white shadow',
     thead: 'bg-slate-50 text-slate-800',
     cell: 'px-3 py-2',
     body: '',
