@@ -124,7 +124,7 @@ export function RegistrationFields({
             error={errorOf('dob', t('register.badDob'))}
             inputMode="numeric"
             autoComplete="bday"
-            placeholder="MM/DD/YYYY"
+            placeholder={t('register.datePlaceholder')}
             maxLength={10}
             name={field.name}
             value={field.value}
@@ -175,7 +175,7 @@ export function RegistrationFields({
             error={errorOf('court_due_date', t('rules.badCourtDueDate'))}
             inputMode="numeric"
             autoComplete="off"
-            placeholder="MM/DD/YYYY"
+            placeholder={t('register.datePlaceholder')}
             maxLength={10}
             name={field.name}
             value={field.value ?? ''}
