@@ -54,6 +54,20 @@ test.describe('payment with the built-in test provider', () => {
     await expect(page.getByRole('alert')).toHaveText('Your card number is invalid.');
   });
 
+  test('in Spanish a refused card is said in Spanish, as Stripe would say it', async ({ page, request }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
+    await page.getByLabel('Número de tarjeta').fill('4000 0000 0000 0002');
+    await page.getByLabel('Fecha de vencimiento (MM/AA)').fill('12/34');
+    await page.getByLabel('Código de seguridad (CVC)').fill('123');
+    await page.getByRole('button', { name: 'Pagar $29.95 ahora' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Su tarjeta fue rechazada.');
+    await page.getByLabel('Fecha de vencimiento (MM/AA)').fill('01/20');
+    await page.getByRole('button', { name: 'Pagar $29.95 ahora' }).click();
+    await expect(page.getByRole('alert')).toHaveText('El año de vencimiento de su tarjeta ya pasó.');
+  });
+
   test('a payment that is still processing says so on return', async ({ page, request }) => {
     const student = await registerStudent(request);
     await signInAsStudent(page, student);

@@ -20,7 +20,7 @@ export function TestCheckout({
   paymentIntentId: string;
   amount: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -42,14 +42,15 @@ export function TestCheckout({
       // As Stripe's confirmPayment does: back to /pay with the intent in the query string.
       window.location.assign(result.redirect_url);
     } catch (caught) {
-      // The provider's own words for a refused card, as Stripe.js shows them (spec 8).
+      // The provider's own words for a refused card, as Stripe.js shows them (spec 8); in another
+      // language the words for its code, as Stripe.js would show them in that language.
       const refusal = detailsOf(caught, 'CARD_DECLINED') ?? detailsOf(caught, 'CARD_DETAILS_INVALID');
-      setError(
-        describePaymentError(
-          { type: refusal?.type, message: refusal && caught instanceof Error ? caught.message : '' },
-          t('pay.unexpected'),
-        ),
-      );
+      const providerWords = refusal && caught instanceof Error ? caught.message : '';
+      const message =
+        refusal && i18n.language !== 'en'
+          ? t(`pay.cardErrors.${refusal.provider_code}`, { defaultValue: providerWords })
+          : providerWords;
+      setError(describePaymentError({ type: refusal?.type, message }, t('pay.unexpected')));
       setSubmitting(false);
     }
   }
