@@ -83,6 +83,12 @@ export const ERROR_DETAILS = {
      * free (the old account cannot be replaced while it is in use).
      */
     in_use: z.enum(['email', 'dl_number']).optional(),
+    /**
+     * With a reset token only: the enrolment it would replace is paid for. Its payment does not
+     * carry over, so the page says to sign in instead (review of the registration: a paid course
+     * was replaced without a word about the money).
+     */
+    paid: z.boolean().optional(),
   }),
   /** `provider_code`: the provider's own code (Stripe's card_declined, invalid_number...). */
   CARD_DECLINED: z.object({ type: z.literal('card_error'), provider_code: z.string() }),

@@ -268,6 +268,7 @@ async function assertNoActiveDuplicate(
           dlNumber: students.dlNumber,
           lastName: students.lastName,
           dob: students.dob,
+          paid: sql<boolean>`${students.paymentAt} is not null`,
         })
         .from(students)
         .where(activeEnrolmentHolding())
@@ -292,21 +293,30 @@ async function assertNoActiveDuplicate(
       existing.dlNumber === input.dl_number &&
       existing.lastName.trim().toLowerCase() === input.last_name.trim().toLowerCase() &&
       existing.dob === dob;
+    const resetToken = provesIdentity && !other ? await issueResetToken(tx, clock, existing.id, input) : undefined;
     return {
       studentId: existing.id,
-      resetToken: provesIdentity && !other ? await issueResetToken(tx, clock, existing.id, input) : undefined,
+      resetToken,
       inUse: other ? (other.email === input.email ? ('email' as const) : ('dl_number' as const)) : undefined,
+      // Told only to whoever proved it is their enrolment (the token's condition).
+      paid: resetToken ? existing.paid : undefined,
     };
   });
   // Thrown after the transaction commits, so the counted guess stays counted.
-  if (duplicate) throw duplicateAccount(duplicate.studentId, duplicate.resetToken, duplicate.inUse);
+  if (duplicate) throw duplicateAccount(duplicate.studentId, duplicate.resetToken, duplicate.inUse, duplicate.paid);
 }
 
-function duplicateAccount(studentId: number, resetToken: string | undefined, inUse?: 'email' | 'dl_number'): AppError {
+function duplicateAccount(
+  studentId: number,
+  resetToken: string | undefined,
+  inUse?: 'email' | 'dl_number',
+  paid?: boolean,
+): AppError {
   return new AppError('DUPLICATE_ACCOUNT', DUPLICATE_MESSAGE, {
     studentId,
     ...(resetToken ? { resetToken } : {}),
     ...(inUse ? { in_use: inUse } : {}),
+    ...(paid === undefined ? {} : { paid }),
   });
 }
 

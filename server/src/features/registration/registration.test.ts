@@ -4,7 +4,7 @@ import { REGISTRATION_FIELDS, type Registration } from '@ts/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, payments, resetTokens, sessions, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { buildRegistration, createStaff, createStudent, getCourtId } from '../../testing/factories.ts';
+import { buildRegistration, createStaff, createStudent, getCourtId, markStudentPaid } from '../../testing/factories.ts';
 import { countRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
 
@@ -239,6 +239,22 @@ describe('registration', () => {
         studentId: existing.id,
         resetToken: expect.stringMatching(/^[\w-]{40,}$/) as string,
       });
+    });
+
+    it('says with the reset token whether the course it would replace is paid for, and never without one', async () => {
+      const unpaid = await createStudent(t.db);
+      const unpaidAnswer = (await register(buildRegistration(identityOf(unpaid)))).json().error;
+      expect(unpaidAnswer).toMatchObject({ studentId: unpaid.id, paid: false });
+
+      const paid = await createStudent(t.db);
+      await markStudentPaid(t.db, paid.id, t.clock.now());
+      const paidAnswer = (await register(buildRegistration(identityOf(paid)))).json().error;
+      expect(paidAnswer).toMatchObject({ studentId: paid.id, paid: true, resetToken: expect.any(String) as string });
+
+      // Knowing the email alone proves nothing: no token, and nothing about the payment.
+      const stranger = (await register(buildRegistration({ email: paid.email }))).json().error;
+      expect(stranger.studentId).toBe(paid.id);
+      expect(stranger).not.toHaveProperty('paid');
     });
 
     it('offers no reset token when only the email matches', async () => {

@@ -21,6 +21,8 @@ interface Duplicate {
   resetToken: string | undefined;
   /** Issue 19: the detail another enrolment holds, so the old account cannot be replaced. */
   inUse: 'email' | 'dl_number' | undefined;
+  /** The course it would replace is paid for (told only with a reset token). */
+  paid: boolean;
   /** What was sent, to send again once the old course is reset. */
   registration: Registration;
 }
@@ -60,7 +62,13 @@ export function RegisterPage() {
       const found = detailsOf(caught, 'DUPLICATE_ACCOUNT');
       if (found) {
         setReplaceError(null);
-        setDuplicate({ studentId: found.studentId, resetToken: found.resetToken, inUse: found.in_use, registration });
+        setDuplicate({
+          studentId: found.studentId,
+          resetToken: found.resetToken,
+          inUse: found.in_use,
+          paid: found.paid === true,
+          registration,
+        });
       } else if (caught instanceof ApiError && caught.status === 429) {
         setError(t('register.tooMany'));
       } else if (caught instanceof ApiError && caught.status === 400) {
@@ -130,6 +138,14 @@ export function RegisterPage() {
       >
         <p>{t('register.duplicateBody')}</p>
         <p>{t('register.duplicateReplace')}</p>
+        {duplicate?.paid && (
+          <Alert tone="info">
+            {t('register.duplicatePaid')}{' '}
+            <Link to="/login" className="font-semibold underline">
+              {t('register.duplicatePaidLogin')}
+            </Link>
+          </Alert>
+        )}
         {replaceError && <Alert>{replaceError}</Alert>}
       </Dialog>
     </div>
