@@ -24,6 +24,8 @@ export const AdminStudentSchema = z.object({
   court: z.number().int(),
   court_name: z.string(),
   created_at_formatted: z.string(),
+  /** The registration's moment (ISO), for pages that write dates in the reader's language. */
+  created_at: z.string(),
   payment_at: z.string().nullable(),
   payment_at_formatted: z.string().nullable(),
   completed_at: z.string().nullable(),
@@ -123,6 +125,8 @@ export const AdminStudentRowSchema = z.object({
   payment_at: z.string().nullable(),
   completed_at: z.string().nullable(),
   created_at_formatted: z.string(),
+  /** The registration's moment (ISO), for pages that write dates in the reader's language. */
+  created_at: z.string(),
 });
 export type AdminStudentRow = z.infer<typeof AdminStudentRowSchema>;
 

@@ -82,6 +82,7 @@ describe('admin students: GET /api/admin/students and the detail', () => {
             payment_at: '2026-03-06T10:00:00.000Z',
             completed_at: null,
             created_at_formatted: 'March 5, 2026',
+            created_at: '2026-03-05T18:30:00.000Z',
           },
         ],
         total: 1,

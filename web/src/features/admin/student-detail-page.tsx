@@ -199,10 +199,10 @@ export function StudentDetailPage() {
       </div>
       {actionError && <Alert>{actionError}</Alert>}
       <dl className="grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2">
-        <Field label={t('adminStudent.registered')}>{student.created_at_formatted}</Field>
+        <Field label={t('adminStudent.registered')}>{formatShortDate(student.created_at)}</Field>
         <Field label={t('fields.dl_number')}>{student.dl_number}</Field>
         <Field label={t('adminStudent.paid')}>
-          {student.payment_at_formatted ??
+          {(student.payment_at && formatShortDate(student.payment_at)) ??
             (isSuperAdmin ? (
               <MarkPaidForm
                 busy={busy}

@@ -230,7 +230,8 @@ export function StudentsPage() {
                   header: t('adminStudents.columns.created_at_formatted'),
                   sortKey: 'registered',
                   className: 'whitespace-nowrap',
-                  cell: (student) => student.created_at_formatted,
+                  // The same short date as the Completed column, on the school's calendar.
+                  cell: (student) => formatShortDate(student.created_at),
                 },
               ]}
             />

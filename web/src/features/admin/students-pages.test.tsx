@@ -72,6 +72,7 @@ const row = (id: number, overrides: Partial<AdminStudentRow> = {}): AdminStudent
   payment_at: null,
   completed_at: null,
   created_at_formatted: 'November 22, 2026',
+  created_at: '2026-11-22T18:00:00.000Z',
   ...overrides,
 });
 
@@ -127,7 +128,7 @@ describe('Students page (spec 2 /admin/students)', () => {
         // 07:30 UTC on the 24th is still the 23rd at the school (America/Los_Angeles).
         'Paid 11/23/2026',
         '11/20/2026',
-        'November 22, 2026',
+        '11/22/2026',
       ],
       [
         '1',
@@ -138,7 +139,7 @@ describe('Students page (spec 2 /admin/students)', () => {
         'Alameda Traffic Court',
         'Not paid',
         'In Progress',
-        'November 22, 2026',
+        '11/22/2026',
       ],
     ]);
     expect(page.textContent).toContain('Page 1 of 2');
@@ -373,6 +374,7 @@ const detail = (overrides: Partial<AdminStudent>): AdminStudent => ({
   court: 7,
   court_name: 'Alameda Traffic Court',
   created_at_formatted: 'November 22, 2026',
+  created_at: '2026-11-22T18:00:00.000Z',
   payment_at: null,
   payment_at_formatted: null,
   completed_at: null,
