@@ -34,10 +34,17 @@ function RootFrame() {
   );
 }
 
+function NothingYet() {
+  return null;
+}
+
 /** Every route of spec section 2. */
 export const router = createBrowserRouter([
   {
     element: <RootFrame />,
+    // While the first page's code is fetched (a lazy route opened directly): nothing, as before,
+    // said on purpose so the router does not warn in every console.
+    HydrateFallback: NothingYet,
     children: [
       {
         element: <PublicLayout />,
