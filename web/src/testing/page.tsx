@@ -25,6 +25,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 export interface RenderOptions {

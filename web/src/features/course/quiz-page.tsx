@@ -12,6 +12,7 @@ import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
 import { identityHoldText, isIdentityHold, useIdentityHold } from './identity-check.tsx';
 import { isRulesRefusal, QuizInstructions, RulesRefusal, rulesRefusalText } from '../rules/rules-messages.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { forgetQuizDraft, readQuizDraft, saveQuizDraft, type QuizAnswers } from './quiz-drafts.ts';
 
 /** Spec 2 /quiz/{chapterId}, and /final (or /final-exam) for the final exam. */
 export function QuizPage({ final = false }: { final?: boolean }) {
@@ -104,7 +105,19 @@ function QuizForm({ chapterId }: { chapterId: number }) {
   const refresh = useRefreshProgress();
   const isFinal = chapterId === FINAL_EXAM_CHAPTER;
   const quiz = useQuiz(chapterId);
-  const [chosen, setChosen] = useState<Record<number, number>>({});
+  const [chosen, setChosen] = useState<QuizAnswers>({});
+  // A reload shows the same open attempt again: its draft puts the student's answers back
+  // (quiz-drafts.ts). Restored once per attempt shown, while rendering, so no empty form flashes.
+  const [draftAttemptId, setDraftAttemptId] = useState<number | null>(null);
+  if (quiz.data && quiz.data.attemptId !== draftAttemptId) {
+    setDraftAttemptId(quiz.data.attemptId);
+    setChosen(readQuizDraft(studentId, quiz.data));
+  }
+  // Each choice is kept as it is made; the attempt shown replaces another attempt's draft. Not
+  // without a signed-in student (a 401 has just removed the stored user): there is no one to keep it for.
+  useEffect(() => {
+    if (quiz.data && studentId > 0) saveQuizDraft(studentId, quiz.data, chosen);
+  }, [studentId, quiz.data, chosen]);
   const [showMissing, setShowMissing] = useState(false);
   const score = useMutation({ mutationFn: (body: QuizSubmission) => callApi(quizApi.score, { body }) });
   // Busy from the click until the results page opens (the progress is refreshed in between).
@@ -168,6 +181,8 @@ function QuizForm({ chapterId }: { chapterId: number }) {
         attemptId: quiz.data.attemptId,
         questions: questions.map((question) => ({ question: question.id, answer: chosen[question.id]! })),
       });
+      // Graded: the attempt is closed, its draft has nothing left to restore.
+      forgetQuizDraft(studentId, quiz.data.chapter);
       // Spec 4: a pass posts chapter completion (the server recorded it already; this repeats harmlessly).
       if (result.status === 'PASS' && !isFinal) {
         await callApi(progressApi.completeChapter, { body: { studentId, chapterId } }).catch(() => undefined);
