@@ -7,6 +7,7 @@ import {
   type AdminStudentSort,
 } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import type { Language } from '../../plugins/language.ts';
 import { courts, staff, students } from '../../db/schema.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -143,7 +144,15 @@ export async function getStudentDetail(
     auth,
     clock = systemClock,
     schoolTimeZone,
-  }: { auth: Auth; clock?: Clock; /** SCHOOL_TIME_ZONE: the day a moment is shown as. */ schoolTimeZone: string },
+    language = 'en',
+  }: {
+    auth: Auth;
+    clock?: Clock;
+    /** SCHOOL_TIME_ZONE: the day a moment is shown as. */
+    schoolTimeZone: string;
+    /** The reader's: the rules profile's name in it. */
+    language?: Language;
+  },
   studentId: number,
 ): Promise<AdminStudent> {
   // The admin page's own wording for a student it cannot show (missing or outside the scope).
@@ -183,7 +192,7 @@ export async function getStudentDetail(
     rules_profile: {
       id: student.rulesProfileId,
       version: student.rulesProfileVersion,
-      name: (await getRulesProfile(db, student.rulesProfileId, student.rulesProfileVersion)).name.en,
+      name: (await getRulesProfile(db, student.rulesProfileId, student.rulesProfileVersion)).name[language],
     },
     court_due_date: student.courtDueDate,
     case_number: student.caseNumber,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminStudentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { requestLanguage } from '../../plugins/language.ts';
 import { getStudentDetail, listAdminStudents, updateStudentContact } from './admin-students.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
@@ -11,8 +12,12 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }:
   );
 
   // Every staff role sees a student's detail, within its court scope (404 outside it).
-  serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth }) =>
-    getStudentDetail(db, { auth, clock, schoolTimeZone: config.schoolTimeZone }, params.id),
+  serve(app, adminStudentsApi.get, ANY_STAFF, async ({ params, auth, request }) =>
+    getStudentDetail(
+      db,
+      { auth, clock, schoolTimeZone: config.schoolTimeZone, language: requestLanguage(request) },
+      params.id,
+    ),
   );
 
   // Issue 19: admins (a court's own admin for that court's students), never clerks.

@@ -547,6 +547,13 @@ describe('course rules per profile (decision 012)', () => {
         rules_profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
         court_due_date: '2030-01-01',
       });
+      // A staff member reading in Spanish sees the profile's Spanish name there too.
+      const spanishDetail = await adminClient.get(`/api/admin/students/${String(student.id)}`, {
+        'accept-language': 'es',
+      });
+      expect(spanishDetail.json<AdminStudent>().rules_profile?.name).toBe(
+        'Curso de 4 horas con verificación de identidad',
+      );
     });
   });
 });
