@@ -34,6 +34,7 @@ test('the registration page fits a 375 px phone', async ({ page }) => {
 
 test('the staff list fits a 375 px phone: its table scrolls inside its box, the page does not', async ({ page }) => {
   await signInAsAdmin(page);
+  await expect(page).toHaveURL(/\/admin$/);
   await page.goto('/admin/users');
   await expect(page.getByRole('button', { name: /^Edit/ }).first()).toBeAttached();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
