@@ -3,7 +3,9 @@ import {
   expectNoSeriousA11yViolations,
   fillRegistration,
   newStudentDetails,
+  registerPaidStudent,
   registerStudent,
+  signInAsStudent,
   test,
 } from './fixtures.ts';
 
@@ -73,5 +75,27 @@ test.describe('registration', () => {
     await dialog.getByRole('button', { name: 'Continue and Register' }).click();
     await expect(page).toHaveURL(/\/pay$/);
     await expect(page.getByRole('button', { name: 'Pay $29.95 now' })).toBeVisible();
+  });
+
+  test('registering again over a paid course says its payment does not carry over and offers to sign in instead', async ({
+    page,
+    request,
+  }) => {
+    const existing = await registerPaidStudent(request);
+    await page.goto('/register');
+    await fillRegistration(page, {
+      ...newStudentDetails(),
+      last_name: existing.last_name,
+      dl_number: existing.dl_number,
+    });
+    await page.getByRole('button', { name: 'Register' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Important Notice' });
+    await expect(dialog).toContainText('That course is already paid for, and its payment does not carry over');
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('link', { name: 'Sign in to continue it instead.' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await signInAsStudent(page, existing);
+    await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();
   });
 });

@@ -130,7 +130,12 @@ export function RegisterPage() {
             <Button variant="secondary" onClick={() => setDuplicate(null)}>
               {t('common.cancel')}
             </Button>
-            <Button onClick={() => void continueAndRegister()} disabled={replaceCourse.isPending}>
+            {/* Over a paid course, signing in (the notice's link) is the step to take, not this one. */}
+            <Button
+              variant={duplicate?.paid ? 'secondary' : 'primary'}
+              onClick={() => void continueAndRegister()}
+              disabled={replaceCourse.isPending}
+            >
               {replaceCourse.isPending ? t('common.loading') : t('register.continueAndRegister')}
             </Button>
           </>
