@@ -1,5 +1,12 @@
 import { answerQuiz, passChapterByApi } from './course-content.ts';
-import { expect, expectNoSeriousA11yViolations, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  registerPaidStudent,
+  signInAsStudent,
+  signInPaidStudentAtHome,
+  test,
+} from './fixtures.ts';
 
 test('a new student goes from Begin Course to a passed final exam', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -85,10 +92,7 @@ test('a new student goes from Begin Course to a passed final exam', async ({ pag
 });
 
 test('a module shows its topics and its interactive video question', async ({ page, request }) => {
-  const student = await registerPaidStudent(request);
-  await signInAsStudent(page, student);
-  // Signed in (home) before going on: a page opened sooner would find no session yet.
-  await expect(page).toHaveURL(/\/$/);
+  await signInPaidStudentAtHome(page, request);
   await page.goto('/content/1');
   await page
     .getByRole('navigation', { name: 'Chapter 1 steps' })

@@ -108,6 +108,21 @@ export async function registerPaidStudent(
   return student;
 }
 
+/**
+ * A paid student signed in through the login page and landed on home: a page opened sooner would
+ * find no session yet.
+ */
+export async function signInPaidStudentAtHome(
+  page: Page,
+  request: APIRequestContext,
+  overrides: Partial<Omit<TestStudent, 'id'>> = {},
+): Promise<TestStudent> {
+  const student = await registerPaidStudent(request, overrides);
+  await signInAsStudent(page, student);
+  await expect(page).toHaveURL(/\/$/);
+  return student;
+}
+
 /** Signs the first super_admin in through the staff login page. */
 export async function signInAsAdmin(page: Page): Promise<void> {
   await signInAsStaff(page, E2E_ADMIN);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { answerKey, answerQuiz, completeModulesByApi, withoutReviewMark } from './course-content.ts';
-import { expect, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
+import { expect, signInPaidStudentAtHome, test } from './fixtures.ts';
 
 /**
  * Usability pass: a reload (or a phone's back and forward) shows the same open attempt again,
@@ -35,10 +35,7 @@ test('a student who reloads a chapter quiz finds the answers chosen so far, then
   page,
   request,
 }) => {
-  const student = await registerPaidStudent(request);
-  await signInAsStudent(page, student);
-  // Signed in (home) before going on: a page opened sooner would find no session yet.
-  await expect(page).toHaveURL(/\/$/);
+  const student = await signInPaidStudentAtHome(page, request);
   await completeModulesByApi(page.request, student.id, 1);
 
   await page.goto('/quiz/1');

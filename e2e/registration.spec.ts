@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import {
   expect,
   expectNoSeriousA11yViolations,
@@ -7,7 +8,23 @@ import {
   registerStudent,
   signInAsStudent,
   test,
+  type TestStudent,
 } from './fixtures.ts';
+
+/**
+ * Registers through the form with an enrolled student's licence, last name and date of birth (a
+ * new email): the registration that proves the enrolment is theirs. Answers the dialog it opens.
+ */
+async function registerAgainAs(page: Page, existing: Pick<TestStudent, 'last_name' | 'dl_number'>): Promise<Locator> {
+  await page.goto('/register');
+  await fillRegistration(page, {
+    ...newStudentDetails(),
+    last_name: existing.last_name,
+    dl_number: existing.dl_number,
+  });
+  await page.getByRole('button', { name: 'Register' }).click();
+  return page.getByRole('dialog', { name: 'Important Notice' });
+}
 
 test.describe('registration', () => {
   test('a new student registers and lands on /pay, which shows the course fee', async ({ page }) => {
@@ -54,15 +71,7 @@ test.describe('registration', () => {
     request,
   }) => {
     const existing = await registerStudent(request);
-    await page.goto('/register');
-    await fillRegistration(page, {
-      ...newStudentDetails(),
-      last_name: existing.last_name,
-      dl_number: existing.dl_number,
-    });
-    await page.getByRole('button', { name: 'Register' }).click();
-
-    const dialog = page.getByRole('dialog', { name: 'Important Notice' });
+    const dialog = await registerAgainAs(page, existing);
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("An account already exists with this email or driver's license.");
     await expect(dialog).toContainText('previous progress is not transferred');
@@ -82,15 +91,7 @@ test.describe('registration', () => {
     request,
   }) => {
     const existing = await registerPaidStudent(request);
-    await page.goto('/register');
-    await fillRegistration(page, {
-      ...newStudentDetails(),
-      last_name: existing.last_name,
-      dl_number: existing.dl_number,
-    });
-    await page.getByRole('button', { name: 'Register' }).click();
-
-    const dialog = page.getByRole('dialog', { name: 'Important Notice' });
+    const dialog = await registerAgainAs(page, existing);
     await expect(dialog).toContainText('That course is already paid for, and its payment does not carry over');
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('link', { name: 'Sign in to continue it instead.' }).click();

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, registerPaidStudent, signInAsStudent, test } from './fixtures.ts';
+import { expect, registerPaidStudent, signInAsStudent, signInPaidStudentAtHome, test } from './fixtures.ts';
 
 /**
  * Issue 13: a reload aborts the calls in flight. An aborted call is no answer from the server,
@@ -45,10 +45,7 @@ test('a student who reloads a chapter page while its calls are in flight stays s
   page,
   request,
 }) => {
-  const student = await registerPaidStudent(request);
-  await signInAsStudent(page, student);
-  // Signed in (home) before going on: a page opened sooner would find no session yet.
-  await expect(page).toHaveURL(/\/$/);
+  const student = await signInPaidStudentAtHome(page, request);
 
   const held = await holdFirstCall(page, /\/api\/students\/\d+\/completedChapters$/);
   await page.goto('/content/1');

@@ -2,9 +2,8 @@ import type { Locator, Page } from '@playwright/test';
 import {
   expect,
   expectNoSeriousA11yViolations,
-  registerPaidStudent,
   signInAsAdmin,
-  signInAsStudent,
+  signInPaidStudentAtHome,
   test,
   type TestStudent,
 } from './fixtures.ts';
@@ -64,10 +63,7 @@ test('a student under a timed profile waits for the module time and answers an i
   const courts = (await (await request.get('/api/public/courts')).json()) as { id: number; name: string }[];
   const court = courts.find((candidate) => candidate.name === E2E_TIMED_COURT);
   if (!court) throw new Error(`the end-to-end server has no court named ${E2E_TIMED_COURT}`);
-  const student = await registerPaidStudent(request, { court: court.id, state: 'FL' });
-  await signInAsStudent(page, student);
-  // Signed in (home) before going on: a page opened sooner would find no session yet.
-  await expect(page).toHaveURL(/\/$/);
+  const student = await signInPaidStudentAtHome(page, request, { court: court.id, state: 'FL' });
   await page.goto('/content/1');
   await page.getByRole('navigation', { name: 'Chapter 1 steps' }).getByRole('link').first().click();
 
