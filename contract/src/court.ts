@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { IdParam } from './primitives.ts';
+import { IdParam, isCalendarDate } from './primitives.ts';
 
 /**
  * Issue 18: the court's own view of its drivers' completions. A clerk (or admin) limited to one
@@ -30,8 +30,7 @@ export const COURT_COMPLETIONS_PAGE_SIZE = 50;
 function isCalendarDay(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const [yyyy, mm, dd] = value.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
-  return date.getUTCFullYear() === yyyy && date.getUTCMonth() === mm - 1 && date.getUTCDate() === dd;
+  return isCalendarDate(yyyy, mm, dd);
 }
 
 // A day the database can compare with: the shape alone let 2024-13-45 through to a 500.

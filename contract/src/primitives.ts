@@ -40,3 +40,9 @@ export const nameText = (max: number, requiredMessage?: string) =>
     .min(1, requiredMessage)
     .max(max)
     .refine((value) => !HIDDEN_CHARACTER_PATTERN.test(value), 'must not contain control or invisible characters');
+
+/** Whether a year, a month (1-12) and a day name a day the calendar has (not February 30, not month 13). */
+export function isCalendarDate(yyyy: number, mm: number, dd: number): boolean {
+  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
+  return date.getUTCFullYear() === yyyy && date.getUTCMonth() === mm - 1 && date.getUTCDate() === dd;
+}

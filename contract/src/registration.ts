@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { HIDDEN_CHARACTER_PATTERN, IdParam, nameText, text } from './primitives.ts';
+import { HIDDEN_CHARACTER_PATTERN, IdParam, isCalendarDate, nameText, text } from './primitives.ts';
 import { ManualPaymentSchema } from './payments.ts';
 import { US_STATE_CODES } from './states.ts';
 
@@ -29,13 +29,26 @@ export const DOB_PATTERN = /^\d{2}\/\d{2}\/\d{4}$/;
 export function parseDateOfBirth(value: string, today: Date = new Date()): string | null {
   if (!DOB_PATTERN.test(value)) return null;
   const [mm, dd, yyyy] = value.split('/').map(Number) as [number, number, number];
+  if (!isCalendarDate(yyyy, mm, dd)) return null;
   const date = new Date(Date.UTC(yyyy, mm - 1, dd));
-  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return null;
   // Age in whole years: one less until this year's birthday has come.
   const birthdayPassed = today.getUTCMonth() > mm - 1 || (today.getUTCMonth() === mm - 1 && today.getUTCDate() >= dd);
   const age = today.getUTCFullYear() - yyyy - (birthdayPassed ? 0 : 1);
   if (date > today || age < 14 || age > 120) return null;
   return `${String(yyyy)}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
+}
+
+/**
+ * A court due date (issue 8): MM/DD/YYYY, a real calendar date, not before `today` (the school's
+ * calendar day, YYYY-MM-DD). Returns YYYY-MM-DD, or null. The server stores what it returns; the
+ * form asks the same before anything is sent.
+ */
+export function parseCourtDueDate(us: string, today: string): string | null {
+  if (!DOB_PATTERN.test(us)) return null;
+  const [mm, dd, yyyy] = us.split('/').map(Number) as [number, number, number];
+  if (!isCalendarDate(yyyy, mm, dd)) return null;
+  const iso = `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
+  return iso < today ? null : iso;
 }
 
 /** Spec 5: a field counts as missing when it is blank, and dob when it is not all 10 characters of its mask. */

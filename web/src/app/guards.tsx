@@ -48,9 +48,10 @@ export function AreaGuard({ area }: { area: Area }) {
     if (stored) clearStoredUser();
     return <Navigate to={loginPath} replace />;
   }
-  // Spec 4: a student who has not paid goes to /pay with the studentId.
+  // Spec 4: a student who has not paid goes to /pay with the studentId (where such a student starts).
   if (area === 'student' && stored?.payment_at === null) {
-    return <Navigate to={paths.pay} replace state={{ studentId: stored.id }} />;
+    const start = studentStart(stored);
+    return <Navigate to={start.to} replace state={start.state} />;
   }
   return <Outlet />;
 }

@@ -1,6 +1,6 @@
 import { courtProfileRefColumns, findCourtProfileRef } from '../rules/rules.service.ts';
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
+import { parseCourtDueDate, parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -227,18 +227,6 @@ function activeEnrolmentHolding() {
 /** Whose guess a public registration's duplicate probe is: the typed licence, from the client's address. */
 function probeOf(input: Registration, probe: { ip: string }) {
   return { scope: 'student', subject: input.dl_number, ip: probe.ip } as const;
-}
-
-/**
- * A court due date (issue 8), MM/DD/YYYY as the contract's pattern checked it: a real calendar
- * date, not before `today` (the school's calendar day). Returns YYYY-MM-DD, or null.
- */
-export function parseCourtDueDate(us: string, today: string): string | null {
-  const [mm, dd, yyyy] = us.split('/').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
-  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return null;
-  const iso = `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
-  return iso < today ? null : iso;
 }
 
 /**

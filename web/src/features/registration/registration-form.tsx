@@ -4,7 +4,7 @@ import { StateOptions } from '../../components/state-options.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { TFunction } from '../../lib/i18n.ts';
 import { z } from 'zod';
-import { type Court, DOB_PATTERN, REGISTRATION_FIELDS, RegistrationSchema } from '@ts/contract';
+import { type Court, DOB_PATTERN, parseCourtDueDate, REGISTRATION_FIELDS, RegistrationSchema } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
@@ -59,13 +59,8 @@ export function registrationProblemText(form: RegistrationForm, t: TFunction): s
 
 /** An optional court due date as typed: empty, or a real MM/DD/YYYY date that is today or later. */
 export function isAcceptableCourtDueDate(value: string | undefined, today: string = schoolToday()): boolean {
-  if (!value) return true;
-  if (!DOB_PATTERN.test(value)) return false;
-  const [mm, dd, yyyy] = value.split('/').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(yyyy, mm - 1, dd));
-  if (date.getUTCFullYear() !== yyyy || date.getUTCMonth() !== mm - 1 || date.getUTCDate() !== dd) return false;
   // Today on the school's calendar, as the server compares it (not the reader's own clock).
-  return date.toISOString().slice(0, 10) >= today;
+  return !value || parseCourtDueDate(value, today) !== null;
 }
 
 /**
