@@ -9,8 +9,20 @@ export const MAX_ID = 2_147_483_647;
 /** An id in a request body: a whole number from 1 to MAX_ID. */
 export const Id = z.number().int().min(1).max(MAX_ID);
 
-/** An id in a path or query string ("42"); "0xffffffff", "1e99" and "-1" are refused. */
-export const IdParam = z.coerce.number().int().min(1).max(MAX_ID);
+/** How a path or a query string writes an id: decimal digits, without a sign, a space or a leading zero. */
+const DECIMAL_ID = /^[1-9][0-9]{0,9}$/;
+
+const NOT_AN_ID = `must be a whole number from 1 to ${String(MAX_ID)}`;
+
+/**
+ * An id in a path or query string ("42"), or a number where a body may carry either ("court").
+ * Only plain decimal digits are read as a number; any other text ("0x1f", "1e3", " 12", "+12",
+ * "012", "12.0") is refused with the same 400 as "0", "-1" or "2147483648".
+ */
+export const IdParam = z.preprocess(
+  (value) => (typeof value === 'string' && DECIMAL_ID.test(value) ? Number(value) : value),
+  z.number(NOT_AN_ID).int(NOT_AN_ID).min(1, NOT_AN_ID).max(MAX_ID, NOT_AN_ID),
+);
 
 /** A page number in a query string. */
 export const PageParam = z.coerce.number().int().min(1).max(100_000);

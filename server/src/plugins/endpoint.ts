@@ -142,6 +142,8 @@ export function serve<E extends Endpoint, A extends Access>(
       max: number;
       timeWindow: string;
       keyGenerator?: (request: FastifyRequest) => string | Promise<string>;
+      /** When the request is counted: onRequest (the default) counts every request, preHandler only well-formed ones. */
+      hook?: 'onRequest' | 'preHandler';
     };
   } = {},
 ): void {

@@ -57,6 +57,35 @@ describe('input the database cannot hold', () => {
     expect(fieldsNamed(response)).toEqual(['id']);
   });
 
+  /** Ways of writing a number that JavaScript reads but a path or query id never is written in. */
+  const NOT_PLAIN_DIGITS = ['0x1f', '1e3', ' 12', '+12', '012', '12.0'];
+
+  it.each(NOT_PLAIN_DIGITS)('answers %j as a staff path id with the same 400 as the id 0', async (value) => {
+    const refused = (id: string) =>
+      t.app.inject({ method: 'GET', url: `/api/admin/students/${id}`, headers: { cookie: adminCookie } });
+    const response = await refused(encodeURIComponent(value));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual((await refused('0')).json());
+  });
+
+  it.each(NOT_PLAIN_DIGITS)('answers %j as a public query number with a 400 naming the field', async (value) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/public/courts?countyId=${encodeURIComponent(value)}`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(fieldsNamed(response)).toEqual(['countyId']);
+  });
+
+  it('reads the largest PostgreSQL integer as a path id, and answers that no such student exists', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/students/2147483647',
+      headers: { cookie: adminCookie },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
   it('answers an id beyond PostgreSQL integers in a body with a 400 and records nothing', async () => {
     const before = await countRows(t.db, 'module_completions');
     const response = await t.app.inject({

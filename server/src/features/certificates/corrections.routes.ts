@@ -8,11 +8,14 @@ import { approveCorrection, listCorrections, rejectCorrection, requestCorrection
 /**
  * A student asks for a few corrections an hour at most (one may wait at a time), counted per
  * signed-in student, not per address (a class behind one school network must not share a limit)
- * and not per id in the path (another student could use up someone else's).
+ * and not per id in the path (another student could use up someone else's). Counted once the
+ * request has passed its schema (preHandler, not onRequest): a request refused as invalid input
+ * (a date of birth mistyped) does not count, so a few typos do not lock a student out for an hour.
  */
 const REQUEST_LIMIT = {
   max: 5,
   timeWindow: '1 hour',
+  hook: 'preHandler' as const,
   keyGenerator: async (request: FastifyRequest) => {
     const auth = await request.getAuth();
     return auth?.kind === 'student' ? `correction:${String(auth.studentId)}` : `correction-ip:${request.ip}`;

@@ -21,7 +21,7 @@ import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
  */
 export const RegistrationFormSchema = RegistrationSchema.extend({
   state: z.string().pipe(RegistrationSchema.shape.state),
-  // The contract's id check takes any input and coerces it; the select gives text.
+  // The contract's id check takes any input and reads plain decimal digits as the id; the select gives text.
   court: z.string().pipe(RegistrationSchema.shape.court as z.ZodType<number, string>),
 }).refine((values) => isAcceptableCourtDueDate(values.court_due_date), { path: ['court_due_date'] });
 export type RegistrationFormValues = z.input<typeof RegistrationFormSchema>;
