@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { RegistrationSchema } from './registration.ts';
-import { CertificateSchema } from './certificates.ts';
+import { CertificateSchema, DeliveryStatusSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { AdminIdentitySchema } from './identity.ts';
 import { IdParam, PageParam } from './primitives.ts';
@@ -57,7 +57,7 @@ export const AdminStudentSchema = z.object({
           id: z.number().int(),
           recipient: z.enum(['student', 'court']),
           email: z.string(),
-          status: z.enum(['queued', 'sent', 'failed']),
+          status: DeliveryStatusSchema,
           attempts: z.number().int(),
           last_error: z.string().nullable(),
           sent_at: z.string().nullable(),
@@ -173,7 +173,7 @@ const updateStudentContact = defineEndpoint({
   path: '/api/admin/students/:id/contact',
   params: z.object({ id: IdParam }),
   body: UpdateStudentContactSchema,
-  errors: ['NOT_FOUND', 'DUPLICATE_ACCOUNT'],
+  errors: ['NOT_FOUND', 'DUPLICATE_ACCOUNT', 'ENROLMENT_ARCHIVED'],
   response: AdminStudentSchema,
 });
 

@@ -2,9 +2,16 @@ import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { IdParam } from './primitives.ts';
 
+/**
+ * A certificate email: waiting (or retrying), sent, given up after its retries (failed, for staff
+ * to resend), or cancelled because a correction replaced the certificate before it went.
+ */
+export const DeliveryStatusSchema = z.enum(['queued', 'sent', 'failed', 'cancelled']);
+export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
+
 export const DeliveryStateSchema = z.object({
   recipient: z.enum(['student', 'court']),
-  status: z.enum(['queued', 'sent', 'failed']),
+  status: DeliveryStatusSchema,
   sent_at: z.string().nullable(),
 });
 
@@ -13,7 +20,7 @@ export const CertificateTimelineStepSchema = z.object({
   step: z.enum(['passed', 'issued', 'emailed_student', 'sent_to_court', 'filed_with_state', 'court_acknowledged']),
   /** When the step was done (ISO), or null. */
   at: z.string().nullable(),
-  state: z.enum(['done', 'pending', 'retrying', 'failed']),
+  state: z.enum(['done', 'pending', 'retrying', 'failed', 'cancelled']),
 });
 export type CertificateTimelineStep = z.infer<typeof CertificateTimelineStepSchema>;
 

@@ -85,7 +85,7 @@ const approveCorrection = defineEndpoint({
   method: 'POST',
   path: '/api/admin/corrections/:id/approve',
   params: z.object({ id: IdParam }),
-  errors: ['NOT_FOUND', 'CORRECTION_DECIDED'],
+  errors: ['NOT_FOUND', 'CORRECTION_DECIDED', 'ENROLMENT_ARCHIVED'],
   response: CorrectionSchema,
 });
 

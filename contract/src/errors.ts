@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   // Admin work on students, certificates and questions.
   COMPLETION_DATE_INVALID: 400,
   CORRECT_ANSWER_REQUIRED: 400,
+  /** An archived enrolment is kept as it was: its record is not corrected or readdressed. */
+  ENROLMENT_ARCHIVED: 409,
   // State filings (issue 17).
   NOTHING_TO_FILE: 409,
   FILING_CLOSED: 409,

@@ -565,6 +565,12 @@ export const certificates = pgTable(
     replacesId: integer('replaces_id').references((): AnyPgColumn => certificates.id),
     /** Set on the replaced certificate when its correction is approved: it stays, marked superseded. */
     supersededAt: moment('superseded_at'),
+    /**
+     * The correction's reissue that superseded it. An approval supersedes every current
+     * certificate of the student but the reissue replaces (replacesId) only the newest, so
+     * /verify names the reissue for the others from here.
+     */
+    supersededById: integer('superseded_by_id').references((): AnyPgColumn => certificates.id),
   },
   (t) => [
     uniqueIndex('certificates_number_key').on(t.number),
@@ -592,7 +598,7 @@ export const certificateDeliveries = pgTable(
       .references(() => certificates.id),
     recipient: text('recipient', { enum: ['student', 'court'] }).notNull(),
     email: text('email').notNull(),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed', 'cancelled'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: moment('next_attempt_at').notNull(),
     lockedUntil: moment('locked_until'),

@@ -236,18 +236,25 @@ export async function updateStudentContact(
   const { resend, ...fields } = input.contact;
   try {
     await db.transaction(async (tx) => {
-      const [before] = await tx
+      const [row] = await tx
         .select({
           email: students.email,
           address: students.address,
           city: students.city,
           state: students.state,
           zip: students.zip,
+          archivedAt: students.archivedAt,
         })
         .from(students)
         .where(eq(students.id, input.studentId))
         .for('update');
-      if (!before) throw notFound('No such student.');
+      if (!row) throw notFound('No such student.');
+      const { archivedAt, ...before } = row;
+      // An archived enrolment is history: its address is what it was, and its certificates are not
+      // sent again to a new one (the student's current enrolment has its own contact details).
+      if (archivedAt) {
+        throw new AppError('ENROLMENT_ARCHIVED', 'This enrolment is archived and kept as it was.');
+      }
       await tx.update(students).set(fields).where(eq(students.id, input.studentId));
       await readdressStudentDeliveries(tx, clock, { studentId: input.studentId, email: fields.email, resend });
       await recordAudit(tx, clock, {

@@ -8,6 +8,7 @@ import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '
 import { apiClient, type ApiClient } from '../../testing/course.ts';
 import { createStaff, createStudent } from '../../testing/factories.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 import { processAllDueDeliveries } from '../certificates/deliveries.service.ts';
 
 const NEW_CONTACT = {
@@ -107,5 +108,62 @@ describe("a student's contact details", () => {
     const body = { ...NEW_CONTACT, email: 'someone.else@example.com', resend: false };
     expect((await clerk.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(403);
     expect((await courtAdmin.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(404);
+  });
+
+  it('keeps an enrolment archived by a retake as it was: its contact is not changed and its certificate not sent again', async () => {
+    const { student, deliveries } = await undeliverable();
+    const retake = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/students/${String(student.id)}`,
+      headers: { cookie: student.client.cookie },
+    });
+    expect(retake.statusCode, retake.body).toBe(204);
+    const archivedRow = async () => (await t.db.select().from(students).where(eq(students.id, student.id)))[0];
+    const [recordBefore, deliveriesBefore] = [await archivedRow(), await deliveries()];
+
+    const refused = await admin.put(`/api/admin/students/${String(student.id)}/contact`, {
+      ...NEW_CONTACT,
+      resend: true,
+    });
+
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('ENROLMENT_ARCHIVED');
+    expect(await archivedRow()).toEqual(recordBefore);
+    expect(recordBefore?.email).not.toBe(NEW_CONTACT.email);
+    expect(await deliveries()).toEqual(deliveriesBefore);
+  });
+
+  it('sends the certificate to the corrected address when the contact is corrected while it is going to the old one', async () => {
+    const student = await createCourseStudent(t, { email: 'lucia.old@example.com' });
+    await recordCourseCompletion(t, student.id);
+    const corrected = 'lucia.during@example.com';
+    // The admin's correction lands while the worker is handing the old address's email to the mail server.
+    const correctingMailer: Mailer = {
+      kind: t.mailer.kind,
+      close: () => t.mailer.close(),
+      send: async (message) => {
+        if (message.to === student.email) {
+          const response = await admin.put(`/api/admin/students/${String(student.id)}/contact`, {
+            ...NEW_CONTACT,
+            email: corrected,
+            resend: true,
+          });
+          expect(response.statusCode, response.body).toBe(200);
+        }
+        return t.mailer.send(message);
+      },
+    };
+
+    await processAllDueDeliveries(t.db, t.clock, t.config, correctingMailer);
+    const certificate = await onlyCertificateOf(t.db, student.id);
+    const toStudent = async () =>
+      (
+        await t.db.select().from(certificateDeliveries).where(eq(certificateDeliveries.certificateId, certificate.id))
+      ).find((delivery) => delivery.recipient === 'student');
+    expect(await toStudent()).toMatchObject({ status: 'queued', email: corrected });
+
+    await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
+    expect(await toStudent()).toMatchObject({ status: 'sent', email: corrected });
+    expect(mailTo(corrected)).toHaveLength(1);
   });
 });

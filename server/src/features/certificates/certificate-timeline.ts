@@ -1,9 +1,9 @@
-import type { CertificateTimelineStep } from '@ts/contract';
+import type { CertificateTimelineStep, DeliveryStatus } from '@ts/contract';
 
 /** A delivery row as the timeline reads it. */
 interface DeliveryFacts {
   recipient: 'student' | 'court';
-  status: 'queued' | 'sent' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   sentAt: Date | null;
   nextAttemptAt: Date;
@@ -19,10 +19,14 @@ export interface TimelineFacts {
   acknowledgedAt: Date | null;
 }
 
-/** A delivery as a step: sent, failed for good, being retried after a failure, or waiting its turn. */
+/**
+ * A delivery as a step: sent, failed for good, cancelled (a correction replaced the certificate
+ * before it went: the reissue's own steps follow it), being retried after a failure, or waiting.
+ */
 function deliveryStep(step: CertificateTimelineStep['step'], delivery: DeliveryFacts): CertificateTimelineStep {
   if (delivery.status === 'sent') return { step, at: delivery.sentAt?.toISOString() ?? null, state: 'done' };
-  if (delivery.status === 'failed') return { step, at: null, state: 'failed' };
+  if (delivery.status === 'failed' || delivery.status === 'cancelled')
+    return { step, at: null, state: delivery.status };
   return { step, at: null, state: delivery.attempts > 0 ? 'retrying' : 'pending' };
 }
 

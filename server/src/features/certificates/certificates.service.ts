@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit.service.ts';
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Certificate } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -11,6 +11,7 @@ import { type Clock, localDate, US_DATE_FORMAT } from '../../platform/clock.ts';
 import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { canSeeStudent, getVisibleStudent } from '../../plugins/policies.ts';
+import { repeatWindowStart } from '../../plugins/repeats.ts';
 import type { Auth, ProfileRef } from '../../plugins/session.ts';
 import { maskName, parseCompletionDate } from './certificate-dates.ts';
 import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
@@ -298,6 +299,36 @@ export async function getLatestCertificateOf(db: Db, studentId: number): Promise
 }
 
 /**
+ * The certificate this super_admin issued this student with this completion date moments ago
+ * (decision 040): a second click, or the same request sent again, is answered with it, since each
+ * number issued is kept for good. Locks the student's row first, so that of two sent at once the
+ * second waits and finds the first's.
+ */
+async function findRepeatedAdminCertificate(
+  tx: Db,
+  clock: Clock,
+  input: { studentId: number; staffId: number; completionDate: string },
+): Promise<{ id: number } | undefined> {
+  await tx.select({ id: students.id }).from(students).where(eq(students.id, input.studentId)).for('update');
+  const [repeated] = await tx
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.studentId, input.studentId),
+        eq(certificates.source, 'admin'),
+        eq(certificates.issuedByStaffId, input.staffId),
+        eq(certificates.completionDate, input.completionDate),
+        isNull(certificates.supersededAt),
+        gte(certificates.issuedAt, repeatWindowStart(clock.now())),
+      ),
+    )
+    .orderBy(desc(certificates.id))
+    .limit(1);
+  return repeated;
+}
+
+/**
  * Spec 7: the student's call after a final pass, or (noEmail) a super_admin's new certificate with
  * a completion date they type. Either way only for a student the caller may see (404 otherwise)
  * whose course is complete.
@@ -323,22 +354,38 @@ export async function issueCertificateFor(
     : localDate(student.completedAt, context.config.schoolTimeZone);
   if (!completionDate)
     throw new AppError('COMPLETION_DATE_INVALID', 'Please enter a past completion date written like January 1, 2023.');
-  const issued = await db.transaction((tx) =>
-    issueCertificate(tx, context, {
+  const issued = await db.transaction(async (tx) => {
+    if (auth.kind === 'student') {
+      return issueCertificate(tx, context, {
+        studentId: student.id,
+        completionDate,
+        source: 'completion',
+        email: true,
+      });
+    }
+    const repeated = await findRepeatedAdminCertificate(tx, context.clock, {
       studentId: student.id,
+      staffId: auth.staffId,
       completionDate,
-      ...(auth.kind === 'staff'
-        ? { source: 'admin', staffId: auth.staffId, email: false }
-        : { source: 'completion', email: true }),
-    }),
-  );
-  return getCertificateOf(db, student.id, issued.id);
-}
-
-export async function getCertificateOf(db: Db, studentId: number, certificateId: number): Promise<Certificate> {
-  const found = (await listCertificatesOf(db, studentId)).find((certificate) => certificate.id === certificateId);
-  if (!found) throw notFound('No such certificate.');
-  return found;
+    });
+    return (
+      repeated ??
+      issueCertificate(tx, context, {
+        studentId: student.id,
+        completionDate,
+        source: 'admin',
+        staffId: auth.staffId,
+        email: false,
+      })
+    );
+  });
+  const all = await listCertificatesOf(db, student.id);
+  const certificate = all.find((candidate) => candidate.id === issued.id);
+  if (!certificate) throw notFound('No such certificate.');
+  // A correction replaced the completion certificate (issue 18): the student's certificate is now
+  // the newest one not superseded, the reissue.
+  if (byStaff || certificate.superseded_at === null) return certificate;
+  return all.find((candidate) => candidate.superseded_at === null) ?? certificate;
 }
 
 /**
@@ -426,10 +473,10 @@ export async function verifyCertificateNumber(db: Db, number: string) {
       firstName: students.firstName,
       lastName: students.lastName,
       supersededAt: certificates.supersededAt,
-      // Issue 18: the correction that replaced it, if one did.
+      // Issue 18: the correction's reissue that replaced it, if one did.
       supersededBy: sql<
         string | null
-      >`(select r.number from ${certificates} r where r.replaces_id = ${certificates.id})`,
+      >`(select r.number from ${certificates} r where r.id = ${certificates.supersededById})`,
     })
     .from(certificates)
     .innerJoin(students, eq(students.id, certificates.studentId))

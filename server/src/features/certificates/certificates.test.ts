@@ -634,6 +634,34 @@ describe('certificates', () => {
       ]);
     });
 
+    it('answers the same request sent twice at once, or again within a minute, with one certificate (decision 040)', async () => {
+      const student = await completedStudent();
+      const superAdmin = await signedInStaff(t, 'super_admin');
+
+      const [first, second] = await Promise.all([
+        issueAsAdmin(superAdmin, student.id, 'January 1, 2023'),
+        issueAsAdmin(superAdmin, student.id, 'January 1, 2023'),
+      ]);
+      t.clock.advance(30_000);
+      const third = await issueAsAdmin(superAdmin, student.id, 'January 1, 2023');
+
+      const numbers = [first, second, third].map((response) => response.json<Certificate>().number);
+      expect([first.statusCode, second.statusCode, third.statusCode]).toEqual([200, 200, 200]);
+      expect(new Set(numbers).size).toBe(1);
+      expect(await certificatesOf(t.db, student.id)).toHaveLength(2);
+    });
+
+    it('issues again when a minute has passed, or for another completion date', async () => {
+      const student = await completedStudent();
+      const superAdmin = await signedInStaff(t, 'super_admin');
+      const first = (await issueAsAdmin(superAdmin, student.id, 'January 1, 2023')).json<Certificate>();
+      const otherDate = (await issueAsAdmin(superAdmin, student.id, 'January 2, 2023')).json<Certificate>();
+      t.clock.advance(61_000);
+      const later = (await issueAsAdmin(superAdmin, student.id, 'January 1, 2023')).json<Certificate>();
+      expect(new Set([first.number, otherDate.number, later.number]).size).toBe(3);
+      expect(await certificatesOf(t.db, student.id)).toHaveLength(4);
+    });
+
     it.each<[string, StaffRole]>([
       ['an admin', 'admin'],
       ['a clerk', 'clerk'],

@@ -141,10 +141,13 @@ export async function listCorrections(
   return rows.map(present);
 }
 
-/** The pending request, locked, if the caller's court scope covers it (404 otherwise; 409 once decided). */
+/**
+ * The pending request, locked, if the caller's court scope covers it (404 otherwise; 409 once
+ * decided). `archived` says whether its enrolment was archived since it was asked.
+ */
 async function lockPending(tx: Db, id: number, courtId: number | null) {
   const [row] = await tx
-    .select({ correction: certificateCorrections, courtId: students.courtId })
+    .select({ correction: certificateCorrections, courtId: students.courtId, archivedAt: students.archivedAt })
     .from(certificateCorrections)
     .innerJoin(students, eq(students.id, certificateCorrections.studentId))
     .where(eq(certificateCorrections.id, id))
@@ -153,7 +156,7 @@ async function lockPending(tx: Db, id: number, courtId: number | null) {
   if (row.correction.status !== 'pending') {
     throw new AppError('CORRECTION_DECIDED', 'This request has already been approved or rejected.');
   }
-  return row.correction;
+  return { ...row.correction, archived: row.archivedAt !== null };
 }
 
 /**
@@ -169,6 +172,14 @@ export async function approveCorrection(
   try {
     await db.transaction(async (tx) => {
       const correction = await lockPending(tx, input.id, input.courtId);
+      // The student started over (or was reset) since asking: the archived enrolment stays as it
+      // was, and its certificate is not reissued to the court; the request can still be rejected.
+      if (correction.archived) {
+        throw new AppError(
+          'ENROLMENT_ARCHIVED',
+          "This request's enrolment has been archived: reject it with a note; the student can ask again on their current enrolment.",
+        );
+      }
       // Every certificate of the student still current (a staff-issued one too) is replaced: none
       // may stay valid with the uncorrected detail. The newest is the one the correction names.
       const currents = await currentCertificatesQuery(tx, correction.studentId).for('update');
@@ -187,7 +198,7 @@ export async function approveCorrection(
       // The replaced certificates' emails not yet sent never go: the replacement's do.
       await tx
         .update(certificateDeliveries)
-        .set({ status: 'failed', lastError: REPLACED })
+        .set({ status: 'cancelled', lastError: REPLACED })
         .where(
           and(inArray(certificateDeliveries.certificateId, replacedIds), eq(certificateDeliveries.status, 'queued')),
         );
@@ -199,6 +210,9 @@ export async function approveCorrection(
         email: true,
         replaces: { id: current.id, number: current.number },
       });
+      // Each replaced certificate names the reissue, the newest by replacesId and the others by
+      // this alone, so /verify sends a reader of any of them to the reissue.
+      await tx.update(certificates).set({ supersededById: reissued.id }).where(inArray(certificates.id, replacedIds));
       await tx
         .update(certificateCorrections)
         .set({ status: 'approved', decidedAt: now, decidedByStaffId: input.staffId, certificateId: reissued.id })

@@ -98,7 +98,7 @@ describe('certificate corrections', () => {
     ]);
     expect(
       deliveries.filter((delivery) => delivery.certificateId === original!.id).map((delivery) => delivery.status),
-    ).toEqual(['failed', 'failed']);
+    ).toEqual(['cancelled', 'cancelled']);
 
     // The old number verifies as superseded by the new; the new one is valid.
     const oldVerify = (await t.app.inject({ method: 'GET', url: `/api/public/verify/${original!.number}` })).json();
@@ -109,6 +109,10 @@ describe('certificate corrections', () => {
     });
     const newVerify = (await t.app.inject({ method: 'GET', url: `/api/public/verify/${reissued!.number}` })).json();
     expect(newVerify).toMatchObject({ valid: true, superseded_by: null });
+
+    // The student's call after a pass, asked again, answers the reissue, not the replaced certificate.
+    const own = await student.client.post('/api/pdf/certificate', { studentId: student.id });
+    expect(own.json<Certificate>().number).toBe(reissued!.number);
 
     // The student's certificates: the corrected one first, saying what it replaces.
     const list = (await student.client.get(`/api/students/${String(student.id)}/certificate/all`)).json<
@@ -147,6 +151,71 @@ describe('certificate corrections', () => {
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.code).toBe('CORRECTION_DECIDED');
     expect(await certificatesOf(t.db, student.id)).toHaveLength(2);
+  });
+
+  it('sends a reader of every certificate a correction replaced, not only the newest, to the reissue; their unsent emails are cancelled, not failed', async () => {
+    const superAdmin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'super_admin' })));
+    const student = await completed();
+    const [completion] = await certificatesOf(t.db, student.id);
+    const issued = await superAdmin.post('/api/pdf/certificate?noEmail=1', {
+      studentId: student.id,
+      completionDate: 'January 2, 2024',
+    });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const asked = (await ask(student, { field: 'last_name', value: 'Rivera', reason: 'Typo' })).json<Correction>();
+    const failedBefore = await failedDeliveriesOnDashboard();
+
+    expect((await admin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(200);
+
+    const all = await certificatesOf(t.db, student.id);
+    const reissue = all.find((certificate) => certificate.source === 'correction')!;
+    for (const replaced of all.filter((certificate) => certificate.id !== reissue.id)) {
+      const verified = (await t.app.inject({ method: 'GET', url: `/api/public/verify/${replaced.number}` })).json();
+      expect(verified).toMatchObject({ valid: false, superseded_by: reissue.number });
+    }
+    // The completion certificate's emails to the student and the court had not gone yet.
+    const stopped = await t.db
+      .select({ status: certificateDeliveries.status })
+      .from(certificateDeliveries)
+      .where(eq(certificateDeliveries.certificateId, completion!.id));
+    expect(stopped.map((delivery) => delivery.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await failedDeliveriesOnDashboard()).toBe(failedBefore);
+    const [shown] = (await student.client.get(`/api/students/${String(student.id)}/certificate/all`))
+      .json<Certificate[]>()
+      .filter((certificate) => certificate.number === completion!.number);
+    expect(shown!.timeline.filter((step) => step.step === 'emailed_student' || step.step === 'sent_to_court')).toEqual([
+      { step: 'emailed_student', at: null, state: 'cancelled' },
+      { step: 'sent_to_court', at: null, state: 'cancelled' },
+    ]);
+
+    async function failedDeliveriesOnDashboard(): Promise<number> {
+      const stats = (await superAdmin.get('/api/admin/stats')).json<{ name: string; value: number }[]>();
+      return stats.find((stat) => stat.name === 'failed_deliveries')!.value;
+    }
+  });
+
+  it('does not reissue the certificate of an enrolment archived since the request (a retake): the request can only be rejected', async () => {
+    const student = await completed();
+    const asked = (await ask(student, { field: 'last_name', value: 'Rivas', reason: 'Typo' })).json<Correction>();
+    const retake = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/students/${String(student.id)}`,
+      headers: { cookie: student.client.cookie },
+    });
+    expect(retake.statusCode, retake.body).toBe(204);
+    const certificatesBefore = await certificatesOf(t.db, student.id);
+
+    const approved = await admin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {});
+
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json().error.code).toBe('ENROLMENT_ARCHIVED');
+    expect(await certificatesOf(t.db, student.id)).toEqual(certificatesBefore);
+    const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(row?.lastName).toBe(student.lastName);
+    const rejected = await admin.post(`/api/admin/corrections/${String(asked.id)}/reject`, {
+      note: 'You started the course again; ask on your new enrolment.',
+    });
+    expect(rejected.json<Correction>()).toMatchObject({ status: 'rejected' });
   });
 
   it('rejects with a note the student reads, and then takes a new request', async () => {

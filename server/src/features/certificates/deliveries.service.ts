@@ -169,15 +169,16 @@ async function sendDueBatch(
     if (certificate.supersededAt) {
       await db
         .update(certificateDeliveries)
-        .set({ status: 'failed', lockedUntil: null, lastError: REPLACED })
+        .set({ status: 'cancelled', lockedUntil: null, lastError: REPLACED })
         .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
       continue;
     }
     // Renew the lease before each send, and only if it is still this round's: a round slowed by
     // the mail server must not send what another instance has since claimed.
+    const lease = new Date(clock.now().getTime() + LEASE_MS);
     const [stillMine] = await db
       .update(certificateDeliveries)
-      .set({ lockedUntil: new Date(clock.now().getTime() + LEASE_MS) })
+      .set({ lockedUntil: lease })
       .where(
         and(
           eq(certificateDeliveries.id, delivery.id),
@@ -190,6 +191,13 @@ async function sendDueBatch(
       .returning({ id: certificateDeliveries.id });
     if (!stillMine) continue;
     const attempts = delivery.attempts + 1;
+    // What this send did is written only while the row is still this lease's: a readdress or a
+    // resend queued meanwhile (which clears the lease) stays queued, and goes to its new address.
+    const stillThisSend = and(
+      eq(certificateDeliveries.id, delivery.id),
+      eq(certificateDeliveries.status, 'queued'),
+      eq(certificateDeliveries.lockedUntil, lease),
+    );
     try {
       // Rendered here, after the grading transaction, the first time (issue 15, decision 019).
       const pdf = await ensureCertificatePdf(db, config, certificate);
@@ -205,7 +213,7 @@ async function sendDueBatch(
       await db
         .update(certificateDeliveries)
         .set({ status: 'sent', attempts, sentAt: clock.now(), lockedUntil: null, lastError: null })
-        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
+        .where(stillThisSend);
       sent += 1;
     } catch (error) {
       const permanent = error instanceof MailDeliveryError && error.permanent;
@@ -219,9 +227,9 @@ async function sendDueBatch(
           lastError: describeFailure(error),
           nextAttemptAt: new Date(clock.now().getTime() + retryDelay(attempts)),
         })
-        // Only while still queued: a delivery cancelled meanwhile (its certificate replaced by a
-        // correction, issue 18) stays cancelled.
-        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
+        // Only while still this send's: a delivery cancelled meanwhile (its certificate replaced by
+        // a correction, issue 18) stays cancelled, and one readdressed meanwhile stays queued.
+        .where(stillThisSend);
     }
   }
   return { claimed: claimed.length, sent };

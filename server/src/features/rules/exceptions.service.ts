@@ -1,15 +1,18 @@
 import { asc, eq } from 'drizzle-orm';
 import type { GrantRulesException, RulesException } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { rulesExceptions, staff } from '../../db/schema.ts';
+import { rulesExceptions, staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { repeatWindowStart } from '../../plugins/repeats.ts';
+import { findRecentIdenticalGrant } from './exceptions.queries.ts';
 
 /**
  * Issue 17: a student out of attempts, or past the completion window, could only register and pay
  * again. An admin may now grant one more attempt at a quiz (or the final) or extend the window by
  * some days, always with a reason; the grant and its audit entry are written together, and the
  * limits the student meets count it from then on (quiz-rules.ts, completion.service.ts).
+ * The same grant again from the same staff member within a minute is the same grant (decision 040).
  */
 export async function grantRulesException(
   db: Db,
@@ -17,17 +20,32 @@ export async function grantRulesException(
   input: { staffId: number; studentId: number; grant: GrantRulesException },
 ): Promise<RulesException[]> {
   const { grant } = input;
+  const now = clock.now();
+  const chapterId = grant.kind === 'extra_attempt' ? grant.chapter : null;
+  const days = grant.kind === 'extend_window' ? grant.days : null;
   await db.transaction(async (tx) => {
+    // The lock first, in a statement of its own, so that a concurrent identical request waits
+    // here and then sees this one's grant (a read in the same statement would use an older snapshot).
+    await tx.select({ id: students.id }).from(students).where(eq(students.id, input.studentId)).for('update');
+    const repeated = await findRecentIdenticalGrant(tx, {
+      studentId: input.studentId,
+      staffId: input.staffId,
+      kind: grant.kind,
+      chapterId,
+      days,
+      since: repeatWindowStart(now),
+    });
+    if (repeated) return;
     const [created] = await tx
       .insert(rulesExceptions)
       .values({
         studentId: input.studentId,
         kind: grant.kind,
-        chapterId: grant.kind === 'extra_attempt' ? grant.chapter : null,
-        days: grant.kind === 'extend_window' ? grant.days : null,
+        chapterId,
+        days,
         reason: grant.reason,
         staffId: input.staffId,
-        createdAt: clock.now(),
+        createdAt: now,
       })
       .returning({ id: rulesExceptions.id });
     await recordAudit(tx, clock, {

@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminStudent, Quiz, QuizResult, RulesProfile, StudentRules } from '@ts/contract';
-import { auditLog, certificateDeliveries, quizAttempts, rulesProfiles, students } from '../../db/schema.ts';
+import type { AdminStudent, Quiz, QuizResult, RulesException, RulesProfile, StudentRules } from '@ts/contract';
+import {
+  auditLog,
+  certificateDeliveries,
+  quizAttempts,
+  rulesExceptions,
+  rulesProfiles,
+  students,
+} from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
 import {
@@ -13,7 +20,7 @@ import {
   passChapter,
   recordChapterPassed,
 } from '../../testing/course.ts';
-import { buildRegistration, createCourt, createStaff } from '../../testing/factories.ts';
+import { buildRegistration, createCourt, createStaff, createStudent } from '../../testing/factories.ts';
 import { createRulesStudent, type RulesStudent, satisfySeatTimeAndIdentity, signInAgain } from '../../testing/rules.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
 import { DEFAULT_RULES_PROFILE } from '../certificates/certificates.service.ts';
@@ -469,6 +476,70 @@ describe('course rules per profile (decision 012)', () => {
       expect((await grant(admin, student.id, { ...body, days: 0 })).statusCode).toBe(400);
       const detail = await admin.get(`/api/admin/students/${String(student.id)}`);
       expect(detail.json<AdminStudent>().exceptions).toEqual([]);
+    });
+
+    describe('a grant sent twice (decision 040)', () => {
+      const finalAttempt = { kind: 'extra_attempt', chapter: 6, reason: 'Power cut during attempt 2' };
+      const storedGrants = (studentId: number) =>
+        t.db.select().from(rulesExceptions).where(eq(rulesExceptions.studentId, studentId));
+
+      it('stores one grant when the same admin sends the same grant twice at once, and answers both with it', async () => {
+        const student = await createStudent(t.db, { createdAt: t.clock.now() });
+        const admin = await signedInStaff('admin');
+
+        const answers = await Promise.all([
+          grant(admin, student.id, finalAttempt),
+          grant(admin, student.id, finalAttempt),
+        ]);
+
+        const stored = await storedGrants(student.id);
+        expect(stored).toHaveLength(1);
+        for (const answer of answers) {
+          expect(answer.statusCode, answer.body).toBe(201);
+          expect(answer.json<RulesException[]>()).toEqual([
+            expect.objectContaining({ id: stored[0]?.id, kind: 'extra_attempt', chapter: 6 }),
+          ]);
+        }
+        const entries = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.id));
+        expect(entries.filter((entry) => entry.action === 'grant_extra_attempt')).toHaveLength(1);
+      });
+
+      it('answers the same grant sent again within the minute with the first, and stores nothing more', async () => {
+        const student = await createStudent(t.db, { createdAt: t.clock.now() });
+        const admin = await signedInStaff('admin');
+        const first = (await grant(admin, student.id, finalAttempt)).json<RulesException[]>();
+
+        t.clock.advance(MINUTE - 1000);
+        const again = await grant(admin, student.id, finalAttempt);
+
+        expect(again.statusCode, again.body).toBe(201);
+        expect(again.json<RulesException[]>()).toEqual(first);
+        expect(await storedGrants(student.id)).toHaveLength(1);
+      });
+
+      it('stores the same grant again when the admin sends it more than a minute after the first', async () => {
+        const student = await createStudent(t.db, { createdAt: t.clock.now() });
+        const admin = await signedInStaff('admin');
+        expect((await grant(admin, student.id, finalAttempt)).statusCode).toBe(201);
+
+        t.clock.advance(MINUTE + 1000);
+        const again = await grant(admin, student.id, finalAttempt);
+
+        expect(again.statusCode, again.body).toBe(201);
+        expect(again.json<RulesException[]>()).toHaveLength(2);
+        expect(await storedGrants(student.id)).toHaveLength(2);
+      });
+
+      it('stores a grant for another quiz, or from another admin, sent within the same minute', async () => {
+        const student = await createStudent(t.db, { createdAt: t.clock.now() });
+        const admin = await signedInStaff('admin');
+        expect((await grant(admin, student.id, finalAttempt)).statusCode).toBe(201);
+
+        expect((await grant(admin, student.id, { ...finalAttempt, chapter: 3 })).statusCode).toBe(201);
+        expect((await grant(await signedInStaff('super_admin'), student.id, finalAttempt)).statusCode).toBe(201);
+
+        expect(await storedGrants(student.id)).toHaveLength(3);
+      });
     });
   });
 

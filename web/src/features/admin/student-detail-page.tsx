@@ -243,7 +243,8 @@ export function StudentDetailPage() {
         )}
       </dl>
 
-      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && (
+      {/* An archived enrolment is kept as it was: the server refuses to readdress it. */}
+      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at && (
         <StudentContactSection key={`${student.email} ${student.address}`} student={student} />
       )}
 
@@ -280,7 +281,7 @@ export function StudentDetailPage() {
                       {t(`adminStudent.delivery.${delivery.status}`)}
                       {delivery.last_error ? ` (${delivery.last_error})` : ''}
                     </span>
-                    {delivery.status !== 'queued' && canResend && (
+                    {(delivery.status === 'sent' || delivery.status === 'failed') && canResend && (
                       <button
                         type="button"
                         className="font-semibold text-blue-800 underline"

@@ -35,7 +35,7 @@ function Timeline({ certificate }: { certificate: Certificate }) {
               step.state === 'done' ? 'text-green-800' : step.state === 'failed' ? 'text-red-800' : 'text-slate-600'
             }
           >
-            {step.state === 'done' ? '✓' : step.state === 'failed' ? '!' : '○'}
+            {step.state === 'done' ? '✓' : step.state === 'failed' ? '!' : step.state === 'cancelled' ? '–' : '○'}
           </span>
           <span className="text-slate-800">
             {t(`certificates.timeline.${step.step}`)}

@@ -22,15 +22,18 @@ export function VerifyPage() {
       <p className="text-slate-700">{t('verify.number', { number })}</p>
       {result.isLoading && <p>{t('common.loading')}</p>}
       {result.isError && <Alert>{t('errors.unexpected')}</Alert>}
-      {result.data && !result.data.valid && result.data.superseded_by && (
+      {/* A certificate this school issued and later replaced is never shown as one it did not issue. */}
+      {result.data && !result.data.valid && result.data.superseded_at && (
         <Alert>
-          {t('verify.superseded', {
-            number: result.data.superseded_by,
-            date: formatShortDate(result.data.superseded_at ?? ''),
-          })}
+          {result.data.superseded_by
+            ? t('verify.superseded', {
+                number: result.data.superseded_by,
+                date: formatShortDate(result.data.superseded_at),
+              })
+            : t('verify.supersededUnnamed', { date: formatShortDate(result.data.superseded_at) })}
         </Alert>
       )}
-      {result.data && !result.data.valid && !result.data.superseded_by && <Alert>{t('verify.notFound')}</Alert>}
+      {result.data && !result.data.valid && !result.data.superseded_at && <Alert>{t('verify.notFound')}</Alert>}
       {result.data?.valid && (
         <div className="space-y-3 rounded-lg border-2 border-green-700 bg-white p-6">
           <p className="text-lg font-bold text-green-800">✓ {t('verify.genuine')}</p>
