@@ -175,7 +175,7 @@ const grantRulesException = defineEndpoint({
   path: '/api/admin/students/:id/exceptions',
   params: z.object({ id: IdParam }),
   body: GrantRulesExceptionSchema,
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'ENROLMENT_ARCHIVED'],
   response: z.array(RulesExceptionSchema),
   status: 201,
 });

@@ -3,6 +3,7 @@ import type { GrantRulesException, RulesException } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { rulesExceptions, staff, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { repeatWindowStart } from '../../plugins/repeats.ts';
 import { findRecentIdenticalGrant } from './exceptions.queries.ts';
@@ -26,7 +27,15 @@ export async function grantRulesException(
   await db.transaction(async (tx) => {
     // The lock first, in a statement of its own, so that a concurrent identical request waits
     // here and then sees this one's grant (a read in the same statement would use an older snapshot).
-    await tx.select({ id: students.id }).from(students).where(eq(students.id, input.studentId)).for('update');
+    const [student] = await tx
+      .select({ archivedAt: students.archivedAt })
+      .from(students)
+      .where(eq(students.id, input.studentId))
+      .for('update');
+    // An archived enrolment is no longer studied (decision 041): an exception would change nothing.
+    if (student?.archivedAt) {
+      throw new AppError('ENROLMENT_ARCHIVED', 'This enrolment is archived: grant the exception on the current one.');
+    }
     const repeated = await findRecentIdenticalGrant(tx, {
       studentId: input.studentId,
       staffId: input.staffId,

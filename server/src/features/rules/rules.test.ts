@@ -541,6 +541,21 @@ describe('course rules per profile (decision 012)', () => {
         expect(await storedGrants(student.id)).toHaveLength(3);
       });
     });
+
+    it('refuses an exception for an enrolment archived by a retake, storing nothing (decision 041)', async () => {
+      const student = await createStudent(t.db, { createdAt: t.clock.now(), archivedAt: t.clock.now() });
+      const admin = await signedInStaff('admin');
+
+      const refused = await grant(admin, student.id, {
+        kind: 'extra_attempt',
+        chapter: 6,
+        reason: 'Power cut during attempt 2',
+      });
+
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('ENROLMENT_ARCHIVED');
+      expect(await t.db.select().from(rulesExceptions).where(eq(rulesExceptions.studentId, student.id))).toEqual([]);
+    });
   });
 
   describe('a court’s rules, for a driver choosing the court (issue 16)', () => {

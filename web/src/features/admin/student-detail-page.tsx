@@ -314,7 +314,7 @@ export function StudentDetailPage() {
 
       <StudentExceptionsSection
         exceptions={student.exceptions}
-        canGrant={role === 'super_admin' || role === 'admin' || role === 'court_admin'}
+        canGrant={(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at}
         busy={busy}
         onGrant={(grant) =>
           act(() => callApi(rulesApi.grantException, { params: { id }, body: grant }), t('errors.unexpected'))
