@@ -56,7 +56,13 @@ export function TestCheckout({
   }
 
   return (
-    <form onSubmit={(event) => void pay(event)} className="space-y-4" aria-describedby="test-mode-note">
+    <form
+      onSubmit={(event) => void pay(event)}
+      // A refusal is about the card that was sent: once the student edits the card, it no longer applies.
+      onChange={() => setError(null)}
+      className="space-y-4"
+      aria-describedby="test-mode-note"
+    >
       <div
         id="test-mode-note"
         className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 text-sm text-amber-950"
