@@ -44,8 +44,7 @@ function StripeForm({ amount }: { amount: string }) {
 
   return (
     <form onSubmit={(event) => void pay(event)} className="space-y-4">
-      {/* A refusal is about the card that was sent: once the student edits the card, it no longer applies. */}
-      <PaymentElement onReady={() => setReady(true)} onChange={() => setError(null)} />
+      <PaymentElement onReady={() => setReady(true)} />
       {error && <Alert>{error}</Alert>}
       <PayButton amount={amount} ready={ready && stripe !== null && elements !== null} submitting={submitting} />
     </form>
