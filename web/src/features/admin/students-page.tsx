@@ -192,7 +192,8 @@ export function StudentsPage() {
                 { header: t('adminStudents.columns.last_name'), cell: (student) => student.last_name },
                 {
                   header: t('adminStudents.columns.email'),
-                  className: 'whitespace-nowrap',
+                  // A long address wraps (at the @ or anywhere) rather than pushing the dates off a laptop's screen.
+                  className: 'min-w-[11rem] max-w-[14rem] [overflow-wrap:anywhere]',
                   cell: (student) => student.email,
                 },
                 {
@@ -203,6 +204,8 @@ export function StudentsPage() {
                 {
                   header: t('adminStudents.columns.court_name'),
                   sortKey: 'court',
+                  // Wide enough that a court's long name takes two or three lines, not five.
+                  className: 'min-w-[10rem]',
                   cell: (student) => student.court_name,
                 },
                 {
