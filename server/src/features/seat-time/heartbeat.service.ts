@@ -112,8 +112,23 @@ export async function recordStudentHeartbeat(
   const seen = await readBeat(db, read);
   // Time counts only in a chapter the student may study (chapters go in order, spec 4).
   assertChapterOpenGiven(seen.completedChapterIds, chapterId);
+  const holdOf = (beat: BeatRead) =>
+    identityHoldFrom(beat.identity, {
+      studentId,
+      profile,
+      countedSeconds: beat.course,
+      courseCompleted: beat.courseCompleted,
+    });
+  // While an identity check holds the course (one is due, waits for its answer, or ran out of
+  // time, or the course is locked) the beat is written with nothing credited (decision 043): the
+  // clock moves on, so the time spent under the hold is never counted later, and one answer never
+  // covers time nobody proved was the student's.
+  const creditOf = (beat: BeatRead): number | null => {
+    const credit = creditForHeartbeat(seatTime, beat.previousHeartbeatAt, now, beat);
+    return credit !== null && holdOf(beat) !== 'clear' ? 0 : credit;
+  };
   let after: BeatRead = seen;
-  const credit = creditForHeartbeat(seatTime, seen.previousHeartbeatAt, now, seen);
+  const credit = creditOf(seen);
   if (credit !== null && runsOnPglite(db)) {
     after = await appendOnPglite(db, read, seen, credit);
   } else if (credit !== null) {
@@ -123,7 +138,7 @@ export async function recordStudentHeartbeat(
       // statement could miss the other tab's heartbeat that held the lock (and count it twice).
       await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
       const locked = await readBeat(tx, read);
-      const credited = creditForHeartbeat(seatTime, locked.previousHeartbeatAt, now, locked);
+      const credited = creditOf(locked);
       // Another tab's heartbeat wrote in between: this one is answered, not written.
       if (credited === null) return locked;
       await tx.insert(seatTimeLedger).values({
@@ -138,12 +153,7 @@ export async function recordStudentHeartbeat(
     });
   }
   const status = buildStatus(seatTime, scope, after);
-  const hold = identityHoldFrom(after.identity, {
-    studentId,
-    profile,
-    countedSeconds: after.course,
-    courseCompleted: after.courseCompleted,
-  });
+  const hold = holdOf(after);
   if (hold === 'settle') return withIdentityHold(db, context, studentId, profile, status);
   return { ...status, identityCheckDue: hold === 'hold' };
 }

@@ -85,10 +85,15 @@ describe('seat time', () => {
     return response.json<SeatTimeStatus>();
   }
 
-  /** Active on a module: a heartbeat now, then one every `every` ms until `duration` ms have passed. */
+  /**
+   * Active on a module: a heartbeat now, then one every `every` ms until `duration` ms have passed.
+   * A check a beat says is due is answered at once, as the module page asks it at once: time
+   * under an identity hold is not counted (decision 043).
+   */
   async function study(student: Learner, moduleId: number, duration: number, every = 30 * SECOND) {
     let status = await beat(student, moduleId);
     for (let elapsed = 0; elapsed < duration; elapsed += every) {
+      if (status.identityCheckDue) await answerIdentityChecks(student);
       t.clock.advance(Math.min(every, duration - elapsed));
       status = await beat(student, moduleId);
     }
@@ -322,6 +327,30 @@ describe('seat time', () => {
       t.clock.advance(2 * MINUTE);
       await beat(student, moduleOf(3));
       expect((await drawQuiz(student, 1)).statusCode).toBe(200);
+    });
+
+    it('counts nothing while an identity check is due and unanswered, nor the time held once it is answered (decision 043)', async () => {
+      const student = await learner('four-hour-identity');
+      let status = await beat(student, moduleOf(0));
+      // Studied, never asking the check the beats say is due (as a script beating alone would).
+      for (let beats = 0; beats < 960 && !status.identityCheckDue; beats += 1) {
+        t.clock.advance(30 * SECOND);
+        status = await beat(student, moduleOf(0));
+      }
+      expect(status.identityCheckDue).toBe(true);
+      const countedAtHold = status.course.countedSeconds;
+
+      for (let beats = 0; beats < 120; beats += 1) {
+        t.clock.advance(30 * SECOND);
+        status = await beat(student, moduleOf(0));
+      }
+      expect(status.course.countedSeconds).toBe(countedAtHold);
+
+      await answerIdentityChecks(student);
+      t.clock.advance(30 * SECOND);
+      status = await beat(student, moduleOf(0));
+      expect(status.identityCheckDue).toBe(false);
+      expect(status.course.countedSeconds).toBe(countedAtHold + 30);
     });
 
     it('refuses the final until 240 minutes of the course are counted', async () => {
