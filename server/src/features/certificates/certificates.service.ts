@@ -18,6 +18,7 @@ import { getLinkKey, isValidDownloadSignature } from './download-links.ts';
 import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { findStateFilingDates } from './state-filings.service.ts';
 import { describeTimeline } from './certificate-timeline.ts';
+import { lockStudentRow } from '../../db/student-lock.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
@@ -309,7 +310,7 @@ async function findRepeatedAdminCertificate(
   clock: Clock,
   input: { studentId: number; staffId: number; completionDate: string },
 ): Promise<{ id: number } | undefined> {
-  await tx.select({ id: students.id }).from(students).where(eq(students.id, input.studentId)).for('update');
+  await lockStudentRow(tx, input.studentId);
   const [repeated] = await tx
     .select({ id: certificates.id })
     .from(certificates)

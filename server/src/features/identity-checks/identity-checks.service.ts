@@ -19,6 +19,7 @@ import {
   type IdentityRules,
   isRandomCheckDueAt,
 } from './identity-schedule.ts';
+import { lockStudentRow } from '../../db/student-lock.ts';
 
 /**
  * Identity checks and course locks (issue 8, decision 012). A check asks one fact of the
@@ -43,7 +44,7 @@ interface IdentityState {
  * that was one miss too many. Call inside a transaction.
  */
 async function settleChecks(tx: Db, now: Date, studentId: number, rules: IdentityRules): Promise<IdentityState> {
-  await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+  await lockStudentRow(tx, studentId);
   const rows = await tx
     .select()
     .from(identityChecks)

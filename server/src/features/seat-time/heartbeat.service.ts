@@ -23,6 +23,7 @@ import {
   requiresSeatTime,
   type SeatTimeContext,
 } from './seat-time.service.ts';
+import { lockStudentRow } from '../../db/student-lock.ts';
 
 // What the module page is told (decision 012): its seat time, and whether an identity check holds
 // the course, so the page asks for it at once. Composed here, apart from seat-time.service.ts,
@@ -133,10 +134,8 @@ export async function recordStudentHeartbeat(
     after = await appendOnPglite(db, read, seen, credit);
   } else if (credit !== null) {
     after = await db.transaction(async (tx) => {
-      // The lock first, in a statement of its own: under READ COMMITTED a statement that waited
-      // for the lock still reads with the snapshot it started with, so a read in the same
-      // statement could miss the other tab's heartbeat that held the lock (and count it twice).
-      await tx.select({ id: students.id }).from(students).where(eq(students.id, studentId)).for('update');
+      // The lock first, so another tab's heartbeat that held it is read, not counted twice.
+      await lockStudentRow(tx, studentId);
       const locked = await readBeat(tx, read);
       const credited = creditOf(locked);
       // Another tab's heartbeat wrote in between: this one is answered, not written.
