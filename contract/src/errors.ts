@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   /** The built-in test provider refused a card (Stripe's card_error) or its details (validation_error). */
   CARD_DECLINED: 402,
   CARD_DETAILS_INVALID: 400,
+  /** The test provider refused to confirm a canceled PaymentIntent (Stripe's invalid_request_error). */
+  PAYMENT_INTENT_CANCELED: 400,
   // The course: order, quizzes, rules profiles, identity checks.
   MODULES_INCOMPLETE: 409,
   CHAPTER_LOCKED: 409,
@@ -95,6 +97,7 @@ export const ERROR_DETAILS = {
   /** `provider_code`: the provider's own code (Stripe's card_declined, invalid_number...). */
   CARD_DECLINED: z.object({ type: z.literal('card_error'), provider_code: z.string() }),
   CARD_DETAILS_INVALID: z.object({ type: z.literal('validation_error'), provider_code: z.string() }),
+  PAYMENT_INTENT_CANCELED: z.object({ type: z.literal('invalid_request_error'), provider_code: z.string() }),
   CHAPTER_LOCKED: z.object({ missingChapters: z.array(z.number().int()) }),
   CHAPTERS_INCOMPLETE: z.object({ missingChapters: z.array(z.number().int()) }),
   ALREADY_COMPLETE: z.object({ chapter: z.number().int() }),

@@ -23,7 +23,7 @@ const createPaymentIntent = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/intent',
   body: z.object({ studentId: IdParam }),
-  errors: ['NOT_FOUND', 'ALREADY_PAID'],
+  errors: ['NOT_FOUND', 'ALREADY_PAID', 'PAYMENT_NOT_VERIFIED'],
   response: z.object({ clientSecret: z.string(), paymentIntentId: z.string() }).extend(PaymentProviderInfoSchema.shape),
 });
 
@@ -32,7 +32,7 @@ const markPaymentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/public/payment/mark-paid',
   body: z.object({ paymentIntent: z.string().min(1).max(255) }),
-  errors: ['NOT_FOUND', 'PAYMENT_NOT_VERIFIED'],
+  errors: ['NOT_FOUND', 'PAYMENT_NOT_VERIFIED', 'ALREADY_PAID'],
   response: z.object({ status: z.literal('PAID'), studentId: z.number().int() }),
 });
 
@@ -80,7 +80,14 @@ const confirmTestPayment = defineEndpoint({
     expiry: z.string().max(10),
     cvc: z.string().max(6),
   }),
-  errors: ['NOT_FOUND', 'CARD_DECLINED', 'CARD_DETAILS_INVALID', 'PAYMENT_NOT_VERIFIED'],
+  errors: [
+    'NOT_FOUND',
+    'CARD_DECLINED',
+    'CARD_DETAILS_INVALID',
+    'PAYMENT_INTENT_CANCELED',
+    'PAYMENT_NOT_VERIFIED',
+    'ALREADY_PAID',
+  ],
   response: z.object({ status: PaymentIntentStatusSchema, redirect_url: z.string() }),
 });
 

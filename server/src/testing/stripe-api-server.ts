@@ -8,7 +8,8 @@ import { createStripeProvider } from '../platform/payments/stripe-provider.ts';
 /**
  * A local stand-in for the part of Stripe's REST API the Stripe adapter uses, so the real
  * stripe-node client runs end to end in tests without the internet: POST /v1/payment_intents
- * (form-encoded, honouring Idempotency-Key) and GET /v1/payment_intents/:id. Everything else
+ * (form-encoded, honouring Idempotency-Key), GET /v1/payment_intents/:id and
+ * POST /v1/payment_intents/:id/cancel. Everything else
  * answers Stripe's 404. The test plays the customer (and Stripe's other clients) with setIntent.
  */
 
@@ -61,6 +62,14 @@ export interface StripeApiServer {
   pauseNext(method: string, path: string): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
+
+/** What Stripe lets POST /v1/payment_intents/:id/cancel cancel. */
+const CANCELABLE = new Set<IntentStatus>([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+]);
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -163,6 +172,39 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
       const response = JSON.stringify(intent);
       if (key) idempotent.set(key, { body, response });
       sendJson(res, response);
+      return;
+    }
+
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel?.[1]) {
+      const id = decodeURIComponent(cancel[1]);
+      const intent = intents.get(id);
+      if (!intent) {
+        stripeError(res, 404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          param: 'intent',
+          message: `No such payment_intent: '${id}'`,
+        });
+        return;
+      }
+      if (!CANCELABLE.has(intent.status)) {
+        // Stripe's answer for a PaymentIntent past cancelling: the error carries the intent.
+        res.writeHead(400, { 'content-type': 'application/json', 'request-id': newId('req') });
+        res.end(
+          JSON.stringify({
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action.`,
+              payment_intent: intent,
+            },
+          }),
+        );
+        return;
+      }
+      intent.status = 'canceled';
+      sendJson(res, JSON.stringify(intent));
       return;
     }
 

@@ -26,11 +26,15 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     }),
   }));
 
-  serve(app, paymentsApi.createIntent, PUBLIC, async ({ body }) => {
-    const intent = await preparePaymentIntent(db, payments, {
-      studentId: body.studentId,
-      defaultPriceCents: config.coursePriceCents,
-    });
+  serve(app, paymentsApi.createIntent, PUBLIC, async ({ body, request }) => {
+    const intent = await preparePaymentIntent(
+      db,
+      { clock, provider: payments, log: request.log },
+      {
+        studentId: body.studentId,
+        defaultPriceCents: config.coursePriceCents,
+      },
+    );
     return {
       clientSecret: intent.clientSecret,
       paymentIntentId: intent.id,
@@ -39,23 +43,27 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     };
   });
 
-  serve(app, paymentsApi.markPaid, PUBLIC, async ({ body }) => {
+  serve(app, paymentsApi.markPaid, PUBLIC, async ({ body, request }) => {
     const { studentId } = await fulfilPaymentFromBrowser(
       db,
-      { clock, provider: payments },
+      { clock, provider: payments, log: request.log },
       { paymentIntentId: body.paymentIntent },
     );
     return { status: 'PAID' as const, studentId };
   });
 
   // Spec 6: only a super_admin marks a student as paid.
-  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, body, auth }) => {
-    const { studentId, paymentAt } = await markStudentPaidManually(db, clock, {
-      studentId: params.studentId,
-      staffId: auth.staffId,
-      payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
-      defaultPriceCents: config.coursePriceCents,
-    });
+  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, body, auth, request }) => {
+    const { studentId, paymentAt } = await markStudentPaidManually(
+      db,
+      { clock, provider: payments, log: request.log },
+      {
+        studentId: params.studentId,
+        staffId: auth.staffId,
+        payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
+        defaultPriceCents: config.coursePriceCents,
+      },
+    );
     return { studentId, payment_at: paymentAt.toISOString() };
   });
 
@@ -72,7 +80,7 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
       try {
         return await handlePaymentWebhook(
           db,
-          { clock, provider: payments },
+          { clock, provider: payments, log: request.log },
           {
             rawBody: request.body as Buffer,
             signature: typeof signature === 'string' ? signature : undefined,

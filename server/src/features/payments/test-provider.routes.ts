@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { TestPaymentProvider } from '../../platform/payments/test-provider.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import { fulfilPayment } from './payments.service.ts';
+import { fulfilConfirmedPayment } from './payments.service.ts';
 
 /**
  * The built-in test provider's answers to the browser, in place of Stripe.js talking to Stripe.
@@ -14,7 +14,7 @@ import { fulfilPayment } from './payments.service.ts';
 export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, provider: TestPaymentProvider): void {
   const { db, clock } = deps;
 
-  serve(app, paymentsApi.confirmTest, PUBLIC, async ({ params, body }) => {
+  serve(app, paymentsApi.confirmTest, PUBLIC, async ({ params, body, request }) => {
     const result = await provider.confirmIntent({
       id: params.id,
       clientSecret: body.client_secret,
@@ -25,11 +25,16 @@ export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, 
     if (result.error) {
       const { type, code, message } = result.error;
       const details = { type, provider_code: code };
+      // A canceled PaymentIntent (decision 042) is refused as Stripe refuses it: invalid_request_error.
+      if (type === 'invalid_request_error')
+        throw new AppError('PAYMENT_INTENT_CANCELED', message, { ...details, type });
       throw type === 'card_error'
         ? new AppError('CARD_DECLINED', message, { ...details, type })
         : new AppError('CARD_DETAILS_INVALID', message, { ...details, type });
     }
-    if (result.intent.status === 'succeeded') await fulfilPayment(db, { clock, provider }, result.intent);
+    if (result.intent.status === 'succeeded') {
+      await fulfilConfirmedPayment(db, { clock, provider, log: request.log }, result.intent);
+    }
     // As Stripe's confirmPayment does, the browser goes back to the return page with these three.
     const query = new URLSearchParams({
       payment_intent: result.intent.id,

@@ -14,7 +14,11 @@ import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { recordManualEnrolmentPayment } from '../payments/payments.service.ts';
+import {
+  cancelOpenPaymentIntents,
+  type PaymentContext,
+  recordManualEnrolmentPayment,
+} from '../payments/payments.service.ts';
 
 type Registration = z.output<typeof RegistrationSchema>;
 
@@ -333,15 +337,16 @@ async function issueResetToken(
  * registration hands out when it proves the enrolment's identity (decision 004). Not even the
  * enrolment's own session may do it without one (issue 13): a stolen or shared session must not
  * be able to wipe a paid course. Nothing is deleted: the row keeps its progress, payments and
- * certificates.
+ * certificates. Its open PaymentIntents are canceled once it is archived (decision 042).
  */
 export async function resetStudentCourse(
   db: Db,
-  clock: Clock,
+  context: PaymentContext,
   input: { studentId: number; resetToken: string | undefined },
 ): Promise<{ archivedStudentId: number }> {
+  const { clock } = context;
   const now = clock.now();
-  return db.transaction(async (tx) => {
+  const reset = await db.transaction(async (tx) => {
     if (!input.resetToken) throw forbidden('This course can only be reset from the registration that found it.');
     const [used] = await tx
       .update(resetTokens)
@@ -381,6 +386,9 @@ export async function resetStudentCourse(
     await endStudentSessions(tx, clock, archived.id);
     return { archivedStudentId: archived.id };
   });
+  // Decision 042: a pay tab still open for the archived enrolment must not take its money.
+  await cancelOpenPaymentIntents(db, context, reset.archivedStudentId);
+  return reset;
 }
 
 /**
@@ -388,7 +396,8 @@ export async function resetStudentCourse(
  * archived (its progress, payments and certificates stay on record) and its sessions end; the
  * student registers and pays again.
  */
-export async function retakeCourse(db: Db, clock: Clock, studentId: number): Promise<void> {
+export async function retakeCourse(db: Db, context: PaymentContext, studentId: number): Promise<void> {
+  const { clock } = context;
   await db.transaction(async (tx) => {
     const [archived] = await tx
       .update(students)
@@ -400,6 +409,8 @@ export async function retakeCourse(db: Db, clock: Clock, studentId: number): Pro
     }
     await endStudentSessions(tx, clock, studentId);
   });
+  // Decision 042: no open PaymentIntent of the archived enrolment stays payable.
+  await cancelOpenPaymentIntents(db, context, studentId);
 }
 
 /** Deletes reset-course tokens that were used or expired (the retention job, decision 014). */

@@ -41,6 +41,13 @@ export interface PaymentProvider {
   }): Promise<ProviderIntent>;
   /** null when the provider has no such PaymentIntent. */
   retrieveIntent(id: string): Promise<ProviderIntent | null>;
+  /**
+   * Cancels a PaymentIntent still waiting for its payment (Stripe's POST
+   * /v1/payment_intents/:id/cancel). Answers the intent as the provider then holds it: canceled,
+   * or, when it could not be canceled any more (succeeded, processing, already canceled), in that
+   * state. null when the provider has no such PaymentIntent.
+   */
+  cancelIntent(id: string): Promise<ProviderIntent | null>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not hold. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;
 }

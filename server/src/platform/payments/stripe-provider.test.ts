@@ -102,6 +102,28 @@ describe('the Stripe adapter, creating and retrieving PaymentIntents', () => {
   });
 });
 
+describe('the Stripe adapter, canceling PaymentIntents', () => {
+  const created = () =>
+    stripe.createIntent({ amount: 2995, currency: 'usd', metadata: { studentId: '45' }, idempotencyKey: newKey() });
+
+  it('cancels a PaymentIntent still waiting for a card with POST /v1/payment_intents/:id/cancel', async () => {
+    const intent = await created();
+    expect(await stripe.cancelIntent(intent.id)).toEqual({ ...intent, status: 'canceled' });
+    expect(server.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/payment_intents/${intent.id}/cancel` });
+  });
+
+  it('answers a PaymentIntent that already succeeded as Stripe holds it, from Stripe’s unexpected-state error', async () => {
+    const intent = await created();
+    server.setIntent(intent.id, { status: 'succeeded' });
+    expect(await stripe.cancelIntent(intent.id)).toEqual({ ...intent, status: 'succeeded' });
+    expect(server.getIntent(intent.id).status).toBe('succeeded');
+  });
+
+  it('answers null for a PaymentIntent Stripe does not have', async () => {
+    expect(await stripe.cancelIntent('pi_doesnotexist')).toBeNull();
+  });
+});
+
 describe('the Stripe adapter, reading a webhook delivery', () => {
   const succeededIntent = () => ({
     id: 'pi_webhook_1',

@@ -30,6 +30,14 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     timeout: 20_000,
     ...(options.api ?? {}),
   });
+  const retrieveIntent = async (id: string): Promise<ProviderIntent | null> => {
+    try {
+      return toIntent(await stripe.paymentIntents.retrieve(id));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
+      throw error;
+    }
+  };
   return {
     name: 'stripe',
     publishableKey: options.publishableKey,
@@ -42,11 +50,18 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return toIntent(intent);
     },
 
-    async retrieveIntent(id) {
+    retrieveIntent,
+
+    async cancelIntent(id) {
       try {
-        return toIntent(await stripe.paymentIntents.retrieve(id));
+        return toIntent(await stripe.paymentIntents.cancel(id));
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        if (error.code === 'resource_missing') return null;
+        // Succeeded, processing or already canceled: Stripe's error carries the intent as it is.
+        if (error.code === 'payment_intent_unexpected_state') {
+          return error.payment_intent ? toIntent(error.payment_intent) : retrieveIntent(id);
+        }
         throw error;
       }
     },

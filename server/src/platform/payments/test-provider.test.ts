@@ -271,4 +271,25 @@ describe('the built-in test provider', () => {
   it('sends no webhooks, so it refuses any delivery', () => {
     expect(() => provider.parseWebhook(Buffer.from('{}'), 't=1,v1=abc')).toThrow(WebhookSignatureError);
   });
+
+  it('cancels a PaymentIntent still waiting for a card, and then refuses to confirm it as Stripe does', async () => {
+    const intent = await newIntent();
+    expect(await provider.cancelIntent(intent.id)).toEqual({ ...intent, status: 'canceled' });
+    const confirmed = await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
+    expect(confirmed).toEqual({
+      intent: { ...intent, status: 'canceled' },
+      error: {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: expect.stringContaining('it has a status of canceled') as string,
+      },
+    });
+  });
+
+  it('answers a PaymentIntent that already succeeded as it is, not canceled, and null for one it does not have', async () => {
+    const intent = await newIntent();
+    await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
+    expect(await provider.cancelIntent(intent.id)).toEqual({ ...intent, status: 'succeeded' });
+    expect(await provider.cancelIntent('pi_test_none')).toBeNull();
+  });
 });

@@ -21,7 +21,8 @@ export const TEST_CARDS = {
 } as const;
 
 export interface CardError {
-  type: 'card_error' | 'validation_error';
+  /** invalid_request_error: the PaymentIntent itself cannot be confirmed (Stripe: canceled). */
+  type: 'card_error' | 'validation_error' | 'invalid_request_error';
   code: string;
   message: string;
 }
@@ -126,6 +127,14 @@ function decide(number: string): { status: IntentStatus; error: CardError | null
 /** An intent in one of these has been submitted: a confirmation is refused. */
 const FINAL_STATUSES = new Set<IntentStatus>(['succeeded', 'processing', 'canceled']);
 
+/** Stripe's refusal to confirm a canceled PaymentIntent (HTTP 400). */
+const CANCELED_ERROR: CardError = {
+  type: 'invalid_request_error',
+  code: 'payment_intent_unexpected_state',
+  message:
+    'You cannot confirm this PaymentIntent because it has a status of canceled. Only a PaymentIntent with one of the following statuses may be confirmed: requires_payment_method, requires_confirmation, requires_action.',
+};
+
 function toIntent(row: typeof testProviderIntents.$inferSelect): ProviderIntent {
   return {
     id: row.id,
@@ -212,6 +221,19 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
       return row ? toIntent(row) : null;
     },
 
+    async cancelIntent(id) {
+      // As Stripe: only an intent still waiting for its payment is canceled; one that succeeded,
+      // is processing or was canceled is answered as it is (Stripe's payment_intent_unexpected_state).
+      const [canceled] = await db
+        .update(testProviderIntents)
+        .set({ status: 'canceled', updatedAt: clock.now() })
+        .where(and(eq(testProviderIntents.id, id), notInArray(testProviderIntents.status, [...FINAL_STATUSES])))
+        .returning();
+      if (canceled) return toIntent(canceled);
+      const row = await findById(id);
+      return row ? toIntent(row) : null;
+    },
+
     async confirmIntent({ id, clientSecret, card }) {
       // A valid card on an intent still waiting for one: charged in one statement (issue 15).
       const invalid = validateTestCard(card, clock.now());
@@ -251,6 +273,7 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
       // Otherwise, why not: no such intent (or not this secret), already submitted, or the card.
       const row = await findById(id);
       if (!row || row.clientSecret !== clientSecret) return null;
+      if (row.status === 'canceled') return { intent: toIntent(row), error: CANCELED_ERROR };
       if (invalid && !FINAL_STATUSES.has(row.status as IntentStatus)) return { intent: toIntent(row), error: invalid };
       return {
         intent: toIntent(row),

@@ -38,7 +38,12 @@ function StripeForm({ amount }: { amount: string }) {
       confirmParams: { return_url: `${window.location.origin}/pay` },
     });
     // Only reached when there is no redirect: an error to show.
-    setError(describePaymentError(result.error, t('pay.unexpected')));
+    // Decision 042: Stripe refuses a canceled PaymentIntent (new price, paid by hand, course replaced).
+    setError(
+      result.error.code === 'payment_intent_unexpected_state'
+        ? t('pay.intentCanceled')
+        : describePaymentError(result.error, t('pay.unexpected')),
+    );
     setSubmitting(false);
   }
 

@@ -3,7 +3,7 @@ import { useTranslation } from '../../lib/i18n.ts';
 import { paymentsApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { TextField } from '../../components/field.tsx';
-import { callApi, detailsOf } from '../../lib/api.ts';
+import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { PayButton } from './pay-button.tsx';
 import { describePaymentError } from './payment-messages.ts';
 
@@ -42,6 +42,18 @@ export function TestCheckout({
       // As Stripe's confirmPayment does: back to /pay with the intent in the query string.
       window.location.assign(result.redirect_url);
     } catch (caught) {
+      // Decision 042: this PaymentIntent was canceled (new price, paid by hand, course replaced), or
+      // the course was already paid for when the money arrived: say so, not "check your card".
+      if (detailsOf(caught, 'PAYMENT_INTENT_CANCELED')) {
+        setError(t('pay.intentCanceled'));
+        setSubmitting(false);
+        return;
+      }
+      if (caught instanceof ApiError && caught.code === 'ALREADY_PAID') {
+        setError(t('pay.paidTwice'));
+        setSubmitting(false);
+        return;
+      }
       // The provider's own words for a refused card, as Stripe.js shows them (spec 8); in another
       // language the words for its code, as Stripe.js would show them in that language.
       const refusal = detailsOf(caught, 'CARD_DECLINED') ?? detailsOf(caught, 'CARD_DETAILS_INVALID');
