@@ -112,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     stripe: deps.payments.name === 'stripe',
     https: config.secureCookies,
     styleHashes: appPage?.styleHashes ?? [],
+    videoBaseUrl: config.videoBaseUrl,
   });
 
   // The session is looked up on first asking and kept for the rest of the request: a method

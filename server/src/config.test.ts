@@ -73,6 +73,7 @@ describe('loadConfig', () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
       ALLOW_TEST_PAYMENTS: 'true',
       VIDEO_BASE_URL: 'https://videos.example',
+      TRUST_PROXY: '2',
       LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
@@ -91,6 +92,7 @@ describe('loadConfig', () => {
       coursePriceCents: 4500,
       stripe: { secretKey: 'sk_test_1', publishableKey: 'pk_test_1', webhookSecret: 'whsec_1' },
       videoBaseUrl: 'https://videos.example',
+      trustProxy: 2,
       logLevel: 'warn',
     });
   });
@@ -164,6 +166,7 @@ describe('a production start (issue 13)', () => {
   const LIVE = {
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://school.example',
+    TRUST_PROXY: '1',
     SMTP_URL: 'smtp://mail.example:587',
     STRIPE_SECRET_KEY: 'sk_live_1',
     STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
@@ -197,6 +200,24 @@ describe('a production start (issue 13)', () => {
       expect.stringMatching(/^PUBLIC_URL: .*ALLOW_HTTP=true/),
     ]);
     expect(problemsOf(without('PUBLIC_URL'))).toEqual([expect.stringMatching(/^PUBLIC_URL: /)]);
+  });
+
+  it('asks for TRUST_PROXY behind the https proxy, since without it every client shares the proxy’s throttle', () => {
+    expect(problemsOf(without('TRUST_PROXY'))).toEqual([expect.stringMatching(/^TRUST_PROXY: .*usually 1/)]);
+    expect(loadConfig({ ...LIVE, TRUST_PROXY: '0' }).trustProxy).toBe(0);
+  });
+
+  it('takes PUBLIC_URL as an origin: a trailing slash dropped, a path, query or fragment refused', () => {
+    expect(loadConfig({ ...LIVE, PUBLIC_URL: 'https://school.example/' }).publicUrl).toBe('https://school.example');
+    for (const address of [
+      'https://school.example/school',
+      'https://school.example/?a=1',
+      'https://school.example/#x',
+    ]) {
+      expect(problemsOf({ ...LIVE, PUBLIC_URL: address })).toEqual([
+        expect.stringMatching(/^PUBLIC_URL: must be an origin/),
+      ]);
+    }
   });
 
   it('lists all three problems at once for a production start with no settings', () => {

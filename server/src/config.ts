@@ -14,7 +14,24 @@ const ConfigSchema = z.object({
   NODE_ENV: z.preprocess(blankAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
   PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
-  PUBLIC_URL: z.preprocess(blankAsUndefined, z.url().optional()),
+  /**
+   * The school's address as students, courts and staff reach it: an origin only. Every link the
+   * school sends (a certificate's QR code, download and set-password links) is built on it, so a
+   * trailing slash is dropped and a path, query or fragment refused (`https://school.example/`
+   * made `//verify/...`, which the app does not route).
+   */
+  PUBLIC_URL: z.preprocess(
+    blankAsUndefined,
+    z
+      .url()
+      .refine((value) => {
+        // Checked after url() even when it failed (zod goes on to report every problem).
+        const url = URL.canParse(value) ? new URL(value) : null;
+        return url === null || (url.pathname === '/' && url.search === '' && url.hash === '');
+      }, 'must be an origin such as https://school.example, without a path, query or fragment')
+      .transform((value) => new URL(value).origin)
+      .optional(),
+  ),
   DATA_DIR: z.preprocess(blankAsUndefined, z.string().default('./data')),
   DATABASE_URL: z.preprocess(blankAsUndefined, z.string().optional()),
   /** Connections to PostgreSQL per instance (decision 029); unset: defaultDatabasePoolSize(). */
@@ -109,6 +126,13 @@ function productionProblems(env: Record<string, string | undefined>): string[] {
   if (!allowed('ALLOW_HTTP') && !(env.PUBLIC_URL ?? '').startsWith('https://')) {
     problems.push(
       'PUBLIC_URL: must be an https:// address in production (sessions and certificate links travel in it); set PUBLIC_URL=https://..., or ALLOW_HTTP=true',
+    );
+  }
+  // The server speaks no TLS, so an https address means a proxy in front. Left at 0 there, every
+  // client has the proxy's address, and 30 failed sign-ins from anyone shut every sign-in out.
+  if ((env.PUBLIC_URL ?? '').startsWith('https://') && (env.TRUST_PROXY ?? '').trim() === '') {
+    problems.push(
+      'TRUST_PROXY: must be set in production behind the https proxy (usually 1: the proxies in front of the server), so each client is throttled by its own address; set TRUST_PROXY=0 only if clients reach the server directly',
     );
   }
   return problems;

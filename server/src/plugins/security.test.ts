@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
+import { securityHeaders } from './security.ts';
 import { createLocalStripeProvider, startStripeApiServer, type StripeApiServer } from '../testing/stripe-api-server.ts';
 
 const TEST_PROVIDER_CONFIRM = '/api/test-provider/payment_intents/pi_test_1/confirm';
@@ -12,6 +13,13 @@ describe('the school on plain http (a laptop, the default)', () => {
   });
   afterAll(async () => {
     await t.close();
+  });
+
+  it('tells browsers not to keep API answers, which carry personal data, and leaves the app page to its own rule', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(api.headers['cache-control']).toBe('no-store');
+    const page = await t.app.inject({ method: 'GET', url: '/login' });
+    expect(page.headers['cache-control']).not.toBe('no-store');
   });
 
   it('sends no Strict-Transport-Security header', async () => {
@@ -51,5 +59,18 @@ describe('the school on an https address with Stripe', () => {
     expect(read.statusCode).toBe(404);
     const confirm = await t.app.inject({ method: 'POST', url: TEST_PROVIDER_CONFIRM, payload: {} });
     expect(confirm.statusCode).toBe(404);
+  });
+});
+
+describe('the Content-Security-Policy', () => {
+  const mediaSources = (videoBaseUrl?: string) =>
+    /media-src ([^;]*)/.exec(
+      securityHeaders({ stripe: false, https: true, videoBaseUrl })['content-security-policy'] ?? '',
+    )?.[1];
+
+  it('admits the origin of videos served from a CDN (VIDEO_BASE_URL), and only the school itself otherwise', () => {
+    expect(mediaSources('https://cdn.example.com/videos')).toBe("'self' https://cdn.example.com");
+    expect(mediaSources('/videos')).toBe("'self'");
+    expect(mediaSources()).toBe("'self'");
   });
 });

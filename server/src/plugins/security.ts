@@ -14,11 +14,14 @@ import helmet from 'helmet';
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { stripe: boolean; https: boolean; styleHashes?: string[] },
+  options: { stripe: boolean; https: boolean; styleHashes?: string[]; videoBaseUrl?: string },
 ): void {
   const headers = securityHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    // API answers carry personal data (a student's record, an admin's lists): a shared library or
+    // classroom computer's browser must not keep them on disk. A route may still say otherwise.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     done();
   });
 }
@@ -31,8 +34,12 @@ export function securityHeaders(options: {
   stripe: boolean;
   https: boolean;
   styleHashes?: string[];
+  /** Where the course videos are (VIDEO_BASE_URL): a CDN's origin is admitted for media. */
+  videoBaseUrl?: string;
 }): Record<string, string> {
   const stripe = (...hosts: string[]) => (options.stripe ? hosts : []);
+  const videoOrigin =
+    options.videoBaseUrl && URL.canParse(options.videoBaseUrl) ? [new URL(options.videoBaseUrl).origin] : [];
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: true,
@@ -41,7 +48,7 @@ export function securityHeaders(options: {
         'script-src': ["'self'", ...stripe('https://js.stripe.com')],
         'style-src': ["'self'", ...(options.styleHashes ?? [])],
         'img-src': ["'self'", 'data:', ...stripe('https://*.stripe.com')],
-        'media-src': ["'self'"],
+        'media-src': ["'self'", ...videoOrigin],
         'connect-src': ["'self'", ...stripe('https://api.stripe.com')],
         'frame-src': ["'self'", ...stripe('https://js.stripe.com', 'https://hooks.stripe.com')],
         'frame-ancestors': ["'none'"],

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Mailer } from '../../platform/mail/mailer.ts';
+import { describeMailFailure, type Mailer } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
@@ -147,7 +147,14 @@ export async function acknowledgeCompletion(
           `You can see where your certificate is at any time at ${deps.config.publicUrl}/certificate.\n\n${deps.config.schoolName}\n`,
       })
       .catch((error: unknown) => {
-        deps.log.error({ err: error, number: input.number }, 'court receipt email to the student failed');
+        // Not the error itself: a mail server's refusal names the recipient (a student's address).
+        deps.log.error(
+          {
+            number: input.number,
+            error: describeMailFailure(error),
+          },
+          'court receipt email to the student failed',
+        );
       });
   }
   const [row] = await completionsQuery(db).where(eq(certificates.id, found.id));

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { MailDeliveryError } from '../../platform/mail/mailer.ts';
+import { describeMailFailure } from '../../platform/mail/mailer.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
@@ -172,10 +172,7 @@ async function emailLink(
     log.error(
       {
         staffId: member.id,
-        error:
-          error instanceof MailDeliveryError
-            ? { type: error.name, permanent: error.permanent, responseCode: error.responseCode }
-            : { type: error instanceof Error ? error.name : typeof error },
+        error: describeMailFailure(error),
       },
       'set-password email was not sent',
     );

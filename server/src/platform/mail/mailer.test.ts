@@ -7,7 +7,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
-import { createMailer, type MailAttachment, MailDeliveryError, type Mailer } from './mailer.ts';
+import { createMailer, describeMailFailure, type MailAttachment, MailDeliveryError, type Mailer } from './mailer.ts';
 
 const FROM = 'Traffic School <certificates@traffic-school.example>';
 
@@ -224,5 +224,16 @@ describe('the outbox mailer (no SMTP server configured)', () => {
       mailer.send({ to: 'a@student.example', subject: 'x', text: 'x', messageId: '../etc/passwd' }),
     ).rejects.toThrow(TypeError);
     await expect(readdir(outboxDir)).rejects.toThrow();
+  });
+});
+
+describe('a failed send as a log line holds it', () => {
+  it('keeps its kind and the server’s code, never its message, which names the recipient', () => {
+    const refused = new MailDeliveryError('550 5.1.1 <lucia@example.com>: no such mailbox', {
+      permanent: true,
+      responseCode: 550,
+    });
+    expect(describeMailFailure(refused)).toEqual({ type: 'MailDeliveryError', permanent: true, responseCode: 550 });
+    expect(JSON.stringify(describeMailFailure(new Error('to lucia@example.com')))).not.toContain('lucia');
   });
 });

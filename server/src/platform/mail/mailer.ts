@@ -57,6 +57,21 @@ export class MailDeliveryError extends Error {
   }
 }
 
+/**
+ * A failed send as a log line may hold it: its kind and the server's code, never its message (a
+ * refusal names the recipient, a student's or a staff member's address).
+ */
+export function describeMailFailure(error: unknown): { type: string; permanent?: boolean; responseCode?: number } {
+  if (error instanceof MailDeliveryError) {
+    return {
+      type: error.name,
+      permanent: error.permanent,
+      ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
+    };
+  }
+  return { type: error instanceof Error ? error.name : typeof error };
+}
+
 interface MailerOptions {
   smtpUrl: string | undefined;
   from: string;

@@ -29,8 +29,10 @@ describe('report CSV', () => {
       expect(neutraliseCell('Court = Traffic + Parking @ 2nd St')).toBe('Court = Traffic + Parking @ 2nd St');
     });
 
-    it('quotes a field with a comma, a quote or a line break, doubling inner quotes (RFC 4180)', () => {
+    it('quotes a field with a comma, a semicolon, a quote or a line break, doubling inner quotes (RFC 4180)', () => {
       expect(neutraliseCell('Court, North')).toBe('"Court, North"');
+      // A spreadsheet splitting on semicolons would otherwise open a cell starting with =.
+      expect(neutraliseCell('Ann;=HYPERLINK("x")')).toBe('"Ann;=HYPERLINK(""x"")"');
       expect(neutraliseCell('The "Old" Court')).toBe('"The ""Old"" Court"');
       expect(neutraliseCell('Line one\nline two')).toBe('"Line one\nline two"');
       expect(neutraliseCell('Line one\r\nline two')).toBe('"Line one\r\nline two"');

@@ -15,12 +15,16 @@ export const REPORT_CSV_COLUMNS = [
  * name typed as "=HYPERLINK(...)" must open as text, never run.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** A field holding any of these must be quoted (RFC 4180 section 2.6). */
-const NEEDS_QUOTES = /[",\r\n]/;
+/**
+ * A field holding any of these is quoted (RFC 4180 section 2.6), the semicolon too: a spreadsheet
+ * set to split on it would otherwise make "Ann;=HYPERLINK(...)" a cell that starts a formula.
+ */
+const NEEDS_QUOTES = /[",;\r\n]/;
 
 /**
  * One CSV field, safe to open in a spreadsheet: prefixed with a single quote when it would start a
- * formula, then quoted (with inner quotes doubled) when it holds a comma, a quote or a line break.
+ * formula, then quoted (with inner quotes doubled) when it holds a comma, a semicolon, a quote or a
+ * line break.
  */
 export function neutraliseCell(value: string | number): string {
   let text = String(value);
