@@ -6,6 +6,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { createSerializerCompiler } from './plugins/serializer.ts';
 import type { AppDeps } from './deps.ts';
 import { openApiTransform } from './plugins/endpoint.ts';
+import { registerCrossSiteCheck } from './plugins/cross-site.ts';
 import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
@@ -114,6 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     styleHashes: appPage?.styleHashes ?? [],
     videoBaseUrl: config.videoBaseUrl,
   });
+
+  // A change sent by another site's page is refused before any route runs (decision 044).
+  registerCrossSiteCheck(app, { publicUrl: config.publicUrl });
 
   // The session is looked up on first asking and kept for the rest of the request: a method
   // rather than an onRequest hook, so a request that never asks (a public route) pays nothing.

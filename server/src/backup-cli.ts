@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { backupDatabase, BackupError, defaultBackupFile, restorePglite, restorePostgres } from './db/backup.ts';
+import { backupDatabase, BackupError, defaultBackupFile, replacePgliteDataDir, restorePostgres } from './db/backup.ts';
 import { openPglite, openPostgres, type Database } from './db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from './db/data-dir-lock.ts';
 import { selectRawRows } from './db/raw-rows.ts';
@@ -74,16 +74,15 @@ async function restore(config: Config, fileArgument: string | undefined): Promis
   const release = lockDataDir(config, 'a restore');
   try {
     const dataDir = path.join(config.dataDir, 'pglite');
-    let movedAside = '';
-    if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
-      // Court records are never deleted: the database being replaced is kept beside the new one.
-      const aside = `${dataDir}-replaced-${new Date().toISOString().replaceAll(':', '-')}`;
-      fs.renameSync(dataDir, aside);
-      movedAside = `\nThe database it replaced is kept in ${aside}.`;
-    }
-    const database = await restorePglite(file, dataDir);
+    // The backup is checked and restored beside the live database before that one is moved.
+    const { database, replacedKeptIn } = await replacePgliteDataDir(file, dataDir);
+    const kept = replacedKeptIn ? `\nThe database it replaced is kept in ${replacedKeptIn}.` : '';
     try {
-      return `Restored ${file} into ${dataDir}: ${String(await countOf(database, 'students'))} enrolments, ${String(await countOf(database, 'certificates'))} certificates.${movedAside}`;
+      return `Restored ${file} into ${dataDir}: ${String(await countOf(database, 'students'))} enrolments, ${String(await countOf(database, 'certificates'))} certificates.${kept}`;
+    } catch (error) {
+      throw new BackupError(
+        `Restored ${file} into ${dataDir}, but its records could not be counted (${(error as Error).message}).${kept}`,
+      );
     } finally {
       await database.close();
     }

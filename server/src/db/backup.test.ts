@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +14,7 @@ import {
   type BackupSource,
   defaultBackupFile,
   postgresToolsAvailable,
+  replacePgliteDataDir,
   restorePglite,
   restorePostgres,
 } from './backup.ts';
@@ -68,13 +72,7 @@ async function openSide(workDir: string): Promise<Side> {
       close: () => database.close(),
     };
   }
-  // PGlite: the suite's in-memory copy of the template, or (on a PostgreSQL run without the
-  // client tools) a PGlite migrated here.
-  const database = url ? await openPglite() : await openTestDatabase();
-  if (url) {
-    await migrateDatabase(database);
-    await loadContent(database.db);
-  }
+  const database = await openPgliteDatabase();
   return {
     source: { kind: 'pglite', database },
     database,
@@ -84,6 +82,18 @@ async function openSide(workDir: string): Promise<Side> {
     },
     close: () => database.close(),
   };
+}
+
+/**
+ * A PGlite database with the suite's schema: the suite's in-memory copy of the template, or (on a
+ * PostgreSQL run, which has no PGlite template) a PGlite migrated here.
+ */
+async function openPgliteDatabase(): Promise<Database> {
+  if (!testDatabaseUrl()) return openTestDatabase();
+  const database = await openPglite();
+  await migrateDatabase(database);
+  await loadContent(database.db);
+  return database;
 }
 
 /** What a court would ask for: every enrolment, payment and certificate, byte for byte. */
@@ -160,5 +170,160 @@ describe('backup and restore', () => {
       await expect(restorePglite(file, occupied)).rejects.toThrow(/already holds a database/);
     }
     expect(await recordsOf(side.database.db)).toMatchObject({ students: { length: 4 } });
+  });
+});
+
+/** How many enrolments the embedded database in `dataDir` holds, opened as the server opens it. */
+async function studentCountIn(dataDir: string): Promise<number> {
+  const database = await openPglite({ dataDir });
+  try {
+    return (await database.db.select().from(students)).length;
+  } finally {
+    await database.close();
+  }
+}
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('restoring the embedded database over the live one (npm run restore)', () => {
+  let workDir: string;
+  /** A good backup holding two enrolments. */
+  let backupFile: string;
+  let liveSequence = 0;
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-restore-test-'));
+    const source = await openPgliteDatabase();
+    try {
+      await createStudent(source.db, { lastName: 'Okafor' });
+      await createStudent(source.db, { lastName: 'Kowalski' });
+      backupFile = defaultBackupFile(path.join(workDir, 'source'), 'pglite', new Date());
+      await backupDatabase({ kind: 'pglite', database: source }, backupFile);
+    } finally {
+      await source.close();
+    }
+  });
+
+  afterAll(() => {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  /** A DATA_DIR whose live database (DATA_DIR/pglite) holds three enrolments: the backup's two and one since. */
+  async function liveDataDir(): Promise<{ dataDir: string; pgliteDir: string }> {
+    liveSequence += 1;
+    const dataDir = path.join(workDir, `data-${String(liveSequence)}`);
+    const pgliteDir = path.join(dataDir, 'pglite');
+    const { database } = await replacePgliteDataDir(backupFile, pgliteDir);
+    try {
+      await createStudent(database.db, { lastName: 'Since The Backup' });
+    } finally {
+      await database.close();
+    }
+    return { dataDir, pgliteDir };
+  }
+
+  /** The backup cut off half way: still a gzip by its first bytes, but it cannot be unpacked. */
+  function cutOffBackup(): string {
+    const file = path.join(workDir, 'cut-off.tar.gz');
+    const bytes = fs.readFileSync(backupFile);
+    fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    return file;
+  }
+
+  it('restores a backup into an empty data folder', async () => {
+    const pgliteDir = path.join(workDir, 'empty', 'pglite');
+    const { database, replacedKeptIn } = await replacePgliteDataDir(backupFile, pgliteDir);
+    await database.close();
+
+    expect(replacedKeptIn).toBeUndefined();
+    expect(fs.readdirSync(path.dirname(pgliteDir))).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(2);
+  });
+
+  it('puts a good backup in place of the live database and keeps the replaced one beside it, whole', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+
+    const { database, replacedKeptIn } = await replacePgliteDataDir(backupFile, pgliteDir);
+    await database.close();
+
+    expect(replacedKeptIn).toMatch(/pglite-replaced-/);
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['pglite', path.basename(replacedKeptIn ?? '')].sort());
+    expect(await studentCountIn(pgliteDir)).toBe(2);
+    expect(await studentCountIn(replacedKeptIn ?? '')).toBe(3);
+  });
+
+  it('refuses a PostgreSQL dump before anything is moved: the live database stays in place with its rows', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+    const wrongFile = path.join(workDir, 'wrong.pgdump');
+    fs.writeFileSync(wrongFile, 'PGDMPxxxx');
+
+    const failure = replacePgliteDataDir(wrongFile, pgliteDir);
+    await expect(failure).rejects.toThrow(BackupError);
+    await expect(failure).rejects.toThrow(`is a backup of PostgreSQL`);
+    await expect(failure).rejects.toThrow(`The database in ${pgliteDir} was not touched.`);
+    expect(fs.readdirSync(dataDir)).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
+  });
+
+  it('refuses a file that is no backup at all, and moves nothing', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+    const notABackup = path.join(workDir, 'notes.txt');
+    fs.writeFileSync(notABackup, 'not a backup');
+
+    await expect(replacePgliteDataDir(notABackup, pgliteDir)).rejects.toThrow('is not a backup made by npm run backup');
+    expect(fs.readdirSync(dataDir)).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
+  });
+
+  it('refuses a cut-off archive before anything is moved: the live database stays in place with its rows', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+
+    const failure = replacePgliteDataDir(cutOffBackup(), pgliteDir);
+    await expect(failure).rejects.toThrow(BackupError);
+    await expect(failure).rejects.toThrow('is damaged');
+    await expect(failure).rejects.toThrow(`The database in ${pgliteDir} was not touched.`);
+    expect(fs.readdirSync(dataDir)).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
+  });
+
+  it('refuses an archive whose bytes were damaged in the middle, and moves nothing', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+    const damaged = path.join(workDir, 'damaged.tar.gz');
+    const bytes = Buffer.from(fs.readFileSync(backupFile));
+    for (let at = Math.floor(bytes.length / 2); at < Math.floor(bytes.length / 2) + 64; at++) bytes[at] = 0;
+    fs.writeFileSync(damaged, bytes);
+
+    await expect(replacePgliteDataDir(damaged, pgliteDir)).rejects.toThrow('is damaged');
+    expect(fs.readdirSync(dataDir)).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
+  });
+
+  it('refuses a gzip that does not hold a database folder, and moves nothing', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+    const otherArchive = path.join(workDir, 'other.tar.gz');
+    fs.writeFileSync(otherArchive, zlib.gzipSync(Buffer.from('some other compressed file')));
+
+    await expect(replacePgliteDataDir(otherArchive, pgliteDir)).rejects.toThrow(BackupError);
+    expect(fs.readdirSync(dataDir)).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
+  });
+
+  it('npm run restore of a wrong file exits 1 with the reason, and the live database is still DATA_DIR/pglite', async () => {
+    const { dataDir, pgliteDir } = await liveDataDir();
+    const wrongFile = path.join(workDir, 'wrong-again.pgdump');
+    fs.writeFileSync(wrongFile, 'PGDMPxxxx');
+
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/backup-cli.ts', 'restore', wrongFile], {
+      cwd: SERVER_DIR,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toContain('is a backup of PostgreSQL');
+    expect(result.stderr).toContain('was not touched');
+    expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('pglite'))).toEqual(['pglite']);
+    expect(await studentCountIn(pgliteDir)).toBe(3);
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../platform/private-files.ts';
 import { type Database, dumpPglite, openPglite, openPostgres } from './client.ts';
 import { selectRawRows } from './raw-rows.ts';
@@ -79,16 +80,147 @@ function expectKind(file: string, kind: BackupSource['kind']): void {
   );
 }
 
+/** The names in a tar archive, or undefined when it is cut off or not a tar at all. */
+function tarEntryNames(tar: Buffer): string[] | undefined {
+  const names: string[] = [];
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) return names; // the end-of-archive blocks
+    if (header.subarray(257, 262).toString('latin1') !== 'ustar') return undefined;
+    const field = (start: number, length: number) =>
+      header
+        .subarray(start, start + length)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
+    const size = Number.parseInt(field(124, 12).trim() || '0', 8);
+    if (!Number.isFinite(size) || size < 0) return undefined;
+    const prefix = field(345, 155);
+    names.push(prefix ? `${prefix}/${field(0, 100)}` : field(0, 100));
+    offset += 512 + Math.ceil(size / 512) * 512;
+    if (offset > tar.length) return undefined; // an entry's data runs past the end: cut off
+  }
+  return offset === tar.length ? names : undefined;
+}
+
+/**
+ * Reads a PGlite backup whole and checks it before anything is touched: a gzip that unpacks to a
+ * tar of a database folder (it holds PG_VERSION at its top). Answers the unpacked tar, which
+ * PGlite loads as it is; a damaged gzip handed to PGlite itself fails late, in zlib, as an error
+ * no caller can catch.
+ */
+function readPgliteBackup(file: string): Blob {
+  expectKind(file, 'pglite');
+  let tar: Buffer;
+  try {
+    tar = zlib.gunzipSync(fs.readFileSync(file));
+  } catch (error) {
+    throw new BackupError(`${file} is damaged: it cannot be unpacked (${(error as Error).message}).`);
+  }
+  const names = tarEntryNames(tar);
+  if (!names) throw new BackupError(`${file} is damaged: it unpacks to a cut-off or unreadable archive.`);
+  if (!names.some((name) => name.replace(/^\.?\//, '') === 'PG_VERSION')) {
+    throw new BackupError(
+      `${file} unpacks, but not to an embedded database: it is not a backup made by npm run backup.`,
+    );
+  }
+  // zlib's output is never shared memory; Blob's type asks for a plain ArrayBuffer.
+  return new Blob([tar as Buffer<ArrayBuffer>]);
+}
+
+/** Opens `dataDir` (empty or absent) from a checked backup and answers a query; on failure leaves no folder behind. */
+async function openRestored(file: string, tar: Blob, dataDir: string): Promise<Database> {
+  const existed = fs.existsSync(dataDir);
+  let database: Database | undefined;
+  try {
+    database = await openPglite({ dataDir, dump: tar });
+    await selectRawRows(database.db, 'select 1');
+    return database;
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    if (existed) {
+      for (const entry of fs.readdirSync(dataDir)) {
+        fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+      }
+    } else {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    throw new BackupError(`${file} could not be opened as a database (${(error as Error).message}).`);
+  }
+}
+
 /**
  * Opens a new embedded database in `dataDir` from a backup. The folder must not hold a database:
- * a restore never overwrites one (the command line moves an existing one aside first).
+ * a restore never overwrites one (replacePgliteDataDir moves an existing one aside, once the
+ * backup has been restored).
  */
 export async function restorePglite(file: string, dataDir: string): Promise<Database> {
-  expectKind(file, 'pglite');
+  const tar = readPgliteBackup(file);
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
     throw new BackupError(`${dataDir} already holds a database; a restore never overwrites one.`);
   }
-  return openPglite({ dataDir, dump: new Blob([fs.readFileSync(file)]) });
+  return openRestored(file, tar, dataDir);
+}
+
+/**
+ * `npm run restore` on the embedded database: the backup is checked and restored into a new
+ * folder beside `dataDir`, and only once that database opens is the live one moved aside (court
+ * records are never deleted: it is kept as `<dataDir>-replaced-<time>`) and the restored one put
+ * in its place. Any failure before that leaves the live folder exactly where it was; a failure
+ * during the swap puts it back, or names where it is. Answers the restored database, open.
+ */
+export async function replacePgliteDataDir(
+  file: string,
+  dataDir: string,
+  now = new Date(),
+): Promise<{ database: Database; replacedKeptIn?: string }> {
+  const stamp = now.toISOString().replaceAll(':', '-');
+  const untouched = `The database in ${dataDir} was not touched.`;
+  const staging = `${dataDir}-restoring-${stamp}`;
+  try {
+    const tar = readPgliteBackup(file);
+    if (fs.existsSync(staging)) throw new BackupError(`${staging} is in the way; move it and try again.`);
+    await (await openRestored(file, tar, staging)).close();
+  } catch (error) {
+    if (error instanceof BackupError) throw new BackupError(`${error.message}\n${untouched}`);
+    throw error;
+  }
+
+  let replacedKeptIn: string | undefined;
+  try {
+    if (fs.existsSync(dataDir)) {
+      if (fs.readdirSync(dataDir).length > 0) {
+        replacedKeptIn = `${dataDir}-replaced-${stamp}`;
+        fs.renameSync(dataDir, replacedKeptIn);
+      } else {
+        fs.rmdirSync(dataDir);
+      }
+    }
+    fs.renameSync(staging, dataDir);
+  } catch (error) {
+    const reason = (error as Error).message;
+    let where = untouched;
+    if (replacedKeptIn && !fs.existsSync(dataDir)) {
+      try {
+        fs.renameSync(replacedKeptIn, dataDir);
+        where = `The database in ${dataDir} was moved to ${replacedKeptIn} and back again.`;
+      } catch {
+        where = `The live database was moved to ${replacedKeptIn}: move it back to ${dataDir} to serve it again.`;
+      }
+    }
+    throw new BackupError(
+      `The restored database could not be put in place (${reason}). ${where}\nThe restored copy is in ${staging}.`,
+    );
+  }
+
+  try {
+    return { database: await openPglite({ dataDir }), ...(replacedKeptIn ? { replacedKeptIn } : {}) };
+  } catch (error) {
+    throw new BackupError(
+      `The restored database in ${dataDir} could not be opened (${(error as Error).message}).` +
+        (replacedKeptIn ? ` The database it replaced is kept in ${replacedKeptIn}.` : ''),
+    );
+  }
 }
 
 /** Restores a pg_dump backup into the database at `url`, which must be empty (no tables yet). */

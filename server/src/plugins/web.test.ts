@@ -214,10 +214,10 @@ describe('serving the web app', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('leaves the API’s own cache headers alone', async () => {
+  it('leaves the API’s answers to the API’s own rule: not kept (decision 045), never the app’s long caching', async () => {
     const response = await get('/api/public/courts');
     expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
   });
 });
 
