@@ -78,6 +78,16 @@ function stripeError(res: http.ServerResponse, status: number, error: Record<str
   res.end(JSON.stringify({ error }));
 }
 
+/** Stripe's answer for a PaymentIntent id it does not know. */
+function noSuchIntent(res: http.ServerResponse, id: string): void {
+  stripeError(res, 404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param: 'intent',
+    message: `No such payment_intent: '${id}'`,
+  });
+}
+
 function sendJson(res: http.ServerResponse, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': newId('req'), ...headers });
   res.end(body);
@@ -180,12 +190,7 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
       const id = decodeURIComponent(cancel[1]);
       const intent = intents.get(id);
       if (!intent) {
-        stripeError(res, 404, {
-          type: 'invalid_request_error',
-          code: 'resource_missing',
-          param: 'intent',
-          message: `No such payment_intent: '${id}'`,
-        });
+        noSuchIntent(res, id);
         return;
       }
       if (!CANCELABLE.has(intent.status)) {
@@ -213,12 +218,7 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
       const id = decodeURIComponent(retrieve[1]);
       const intent = intents.get(id);
       if (!intent) {
-        stripeError(res, 404, {
-          type: 'invalid_request_error',
-          code: 'resource_missing',
-          param: 'intent',
-          message: `No such payment_intent: '${id}'`,
-        });
+        noSuchIntent(res, id);
         return;
       }
       sendJson(res, JSON.stringify(intent));

@@ -69,6 +69,21 @@ const CANCELED_REFUSAL = {
 };
 
 describe('open PaymentIntents are canceled, so a course is charged once (decision 042)', () => {
+  /** A super_admin marks the student paid by hand, through the API (spec 6). */
+  async function markPaidByHand(studentId: number) {
+    const admin = await createStaff(t.db, { role: 'super_admin' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/admin',
+      payload: { username: admin.username, password: admin.password },
+    });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/admin/markPaid/${String(studentId)}`,
+      payload: {},
+      headers: { cookie: sessionCookieFrom(login) },
+    });
+  }
   it('charges once when the court’s price changes while a pay tab is open: the old intent is canceled and refused, the new one pays', async () => {
     const court = await createCourt(t.db, { priceCents: 2995 });
     const student = await createStudent(t.db, { courtId: court.id });
@@ -91,18 +106,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
   it('cancels the open intent when a super_admin marks the student paid by hand: the pay tab is refused, one payment row', async () => {
     const student = await createStudent(t.db);
     const tab = await startPayment(student.id);
-    const admin = await createStaff(t.db, { role: 'super_admin' });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login/admin',
-      payload: { username: admin.username, password: admin.password },
-    });
-    const marked = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/markPaid/${String(student.id)}`,
-      payload: {},
-      headers: { cookie: sessionCookieFrom(login) },
-    });
+    const marked = await markPaidByHand(student.id);
     expect(marked.statusCode).toBe(200);
 
     expect(await providerStatus(tab.paymentIntentId)).toBe('canceled');
@@ -114,18 +118,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
     const student = await createStudent(t.db);
     const tab = await startPayment(student.id);
     await succeedUnheard(tab.paymentIntentId);
-    const admin = await createStaff(t.db, { role: 'super_admin' });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login/admin',
-      payload: { username: admin.username, password: admin.password },
-    });
-    const marked = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/markPaid/${String(student.id)}`,
-      payload: {},
-      headers: { cookie: sessionCookieFrom(login) },
-    });
+    const marked = await markPaidByHand(student.id);
 
     expect(marked.statusCode).toBe(200);
     expect((await paymentsOf(student.id)).map((row) => [row.method, row.providerPaymentId])).toEqual([
