@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, registerStudent, signInAsStudent, test } from './fixtures.ts';
+import {
+  E2E_ADMIN,
+  expect,
+  expectNoSeriousA11yViolations,
+  registerStudent,
+  signInAsStudent,
+  test,
+} from './fixtures.ts';
 
 async function payWithCard(page: Page, number: string): Promise<void> {
   await page.getByLabel('Card number').fill(number);
@@ -31,6 +38,22 @@ test.describe('payment with the built-in test provider', () => {
     await signInAsStudent(page, student);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();
+  });
+
+  test('a pay tab left open while a super_admin marks the student paid takes no money, and says so (decision 042)', async ({
+    page,
+    request,
+  }) => {
+    const student = await registerStudent(request);
+    await signInAsStudent(page, student);
+    await expect(page.getByRole('button', { name: 'Pay $29.95 now' })).toBeEnabled();
+    await request.post('/api/login/admin', { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } });
+    expect((await request.post(`/api/admin/markPaid/${String(student.id)}`, { data: {} })).status()).toBe(200);
+
+    await payWithCard(page, '4242 4242 4242 4242');
+
+    await expect(page.getByRole('alert')).toHaveText(/^This payment form is no longer valid.*Nothing was charged/);
+    await expect(page).toHaveURL(/\/pay$/);
   });
 
   test('a declined card shows the provider message and the student can try again', async ({ page, request }) => {
