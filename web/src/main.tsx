@@ -5,10 +5,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { i18nReady } from './lib/i18n.ts';
 import './index.css';
 import { router } from './app/router.tsx';
+import { forgetAnswersWhenThePersonChanges } from './lib/stored-user.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
+forgetAnswersWhenThePersonChanges(() => queryClient.clear());
 
 // The first language's texts are in before anything renders (Spanish is a file of its own).
 await i18nReady;

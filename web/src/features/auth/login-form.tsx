@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, gotNoAnswerFromApi } from '../../lib/api.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -47,7 +47,10 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
     try {
       await onSubmit(values);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 429) setError(t('login.tooMany'));
+      // Only the server's refusal of the details says they are wrong: no answer at all (a dropped
+      // connection) is said as such, or a hurried driver retypes correct details, or registers again.
+      if (gotNoAnswerFromApi(caught)) setError(t('login.noAnswer'));
+      else if (caught instanceof ApiError && caught.status === 429) setError(t('login.tooMany'));
       else if (caught instanceof ApiError && caught.status >= 500) setError(t('errors.unexpected'));
       else setError(t('login.invalid'));
     }

@@ -83,6 +83,14 @@ describe('a quiz submission that fails (spec 8, issue 13)', () => {
     expect(localStorage.getItem('user')).toBeNull();
   });
 
+  it('keeps the student signed in and says what happened when the attempt was already submitted (another tab, a second click)', async () => {
+    const alert = await submitQuiz(() =>
+      json(409, { error: { code: 'NO_OPEN_ATTEMPT', message: 'This attempt was already submitted.' } }),
+    );
+    expect(alert.textContent).toBe('This quiz has already been submitted. Please start it again.');
+    expect(storedUser()).toEqual(STUDENT);
+  });
+
   it('removes the stored user after a 500 the server answered', async () => {
     const alert = await submitQuiz(() => json(500, { error: { code: 'INTERNAL', message: 'Something went wrong.' } }));
     expect(alert.textContent).toBe('We could not submit your answers. Please sign in again and retake the quiz.');

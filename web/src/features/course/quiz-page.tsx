@@ -7,6 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { useQuiz, useQuizStatus, useRefreshProgress, useStudentId } from './course-queries.ts';
 import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
 import { identityHoldText, isIdentityHold, useIdentityHold } from './identity-check.tsx';
@@ -205,8 +206,17 @@ function QuizForm({ chapterId }: { chapterId: number }) {
       }
       // Spec 8: a failed quiz submission removes the stored user; no redirect at once. Not when
       // it got no answer (a reload aborted it): the student is still signed in and may try again.
-      if (shouldSignOutAfter(error)) clearStoredUser();
-      setSubmitError(t(gotNoAnswerFromApi(error) ? 'quiz.submitNoAnswer' : 'quiz.submitError'));
+      // "Sign in again" only when that is so: a refusal of the submission itself (the attempt was
+      // already graded, from another tab or a second click) says what it was.
+      const signedOut = shouldSignOutAfter(error);
+      if (signedOut) clearStoredUser();
+      setSubmitError(
+        gotNoAnswerFromApi(error)
+          ? t('quiz.submitNoAnswer')
+          : signedOut || !(error instanceof ApiError)
+            ? t('quiz.submitError')
+            : errorText(error, t),
+      );
       score.reset();
     }
   }

@@ -1,0 +1,32 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { find, render, settled, stubApi, submit, typeInto } from '../../testing/page.tsx';
+import { StudentLoginPage } from './student-login-page.tsx';
+
+/** Signs in as a hurried driver would, with the API answering as `answer` says. */
+async function signInWith(answer: Parameters<typeof stubApi>[0]): Promise<HTMLElement> {
+  stubApi(answer);
+  const container = render(<StudentLoginPage />, { at: '/login', path: '/login', elsewhere: <p>signed in</p> });
+  await typeInto(container, 'Last name', 'Garcia');
+  await typeInto(container, "Driver's license number", 'E1234567');
+  await submit(container.querySelector('form'));
+  await settled();
+  return find(container, '[role="alert"]');
+}
+
+describe('the student sign-in page', () => {
+  it('says the school could not be reached when the sign-in got no answer, not that the details are wrong', async () => {
+    const alert = await signInWith(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(alert.textContent).toBe(
+      'The school could not be reached: check your connection and sign in again. Your details were not refused.',
+    );
+  });
+
+  it('says the details are wrong only when the server refused them', async () => {
+    const alert = await signInWith(() => ({
+      status: 401,
+      body: { error: { code: 'INVALID_LOGIN', message: 'Invalid login' } },
+    }));
+    expect(alert.textContent).toBe('Invalid username or password');
+  });
+});
