@@ -33,20 +33,23 @@ export const isStaffType = (user: SessionUser | null): boolean =>
   user !== null && (user.type === 'admin' || user.type === 'super_admin' || user.type === 'clerk');
 
 /**
- * Forgets every answer the app keeps (`forget`: the query cache's clear) whenever the person in
- * this tab changes: signed out by any way (a 401, spec 8's removal, a retake, /pay) or another
- * person signed in. Without it, the next person on a shared computer briefly saw the one before:
- * their name from the cached `/api/me`, which the area guard even stored back, and their progress
- * under keys that carry no student id. A refresh of the same person's copy forgets nothing.
+ * Forgets every answer the app keeps (`forget`: the query cache's clear) when another person
+ * signs in in this tab, however the one before left (a 401, spec 8's removal, a retake, /pay, or
+ * sign-out). Without it, the next person on a shared computer briefly saw the one before: their
+ * name from the cached `/api/me`, which the area guard even stored back, and their progress under
+ * keys that carry no student id. Done as the new person is stored, before any page of theirs
+ * renders; a sign-out itself forgets nothing here (the guards are mid-navigation then), nor does a
+ * refresh of the same person's copy.
  */
 export function forgetAnswersWhenThePersonChanges(forget: () => void): () => void {
   const personOf = (user: SessionUser | null) => (user ? `${user.type}:${String(user.id)}` : '');
   let person = personOf(readStoredUser());
   const onChange = () => {
     const now = personOf(readStoredUser());
-    if (now === person) return;
+    if (now === '' || now === person) return;
+    const before = person;
     person = now;
-    forget();
+    if (before !== '') forget();
   };
   window.addEventListener('stored-user', onChange);
   return () => window.removeEventListener('stored-user', onChange);
