@@ -129,11 +129,11 @@ export async function preparePaymentIntent(
   const { attempts, intents } = student;
   const amount = student.courtPrice ?? input.defaultPriceCents;
 
-  const held: { recorded: RecordedIntent; intent: ProviderIntent }[] = [];
-  for (const recorded of intents) {
-    const intent = await provider.retrieveIntent(recorded.id);
-    if (intent) held.push({ recorded, intent });
-  }
+  // Asked of the provider together: with Stripe each is a round trip of its own.
+  const retrieved = await Promise.all(
+    intents.map(async (recorded) => ({ recorded, intent: await provider.retrieveIntent(recorded.id) })),
+  );
+  const held = retrieved.flatMap(({ recorded, intent }) => (intent ? [{ recorded, intent }] : []));
   const open = held.filter(({ intent }) => OPEN_STATUSES.has(intent.status));
   let reusable = open.find(
     ({ recorded, intent }) =>

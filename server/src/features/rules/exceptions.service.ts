@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { GrantRulesException, RulesException } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { rulesExceptions, staff, students } from '../../db/schema.ts';
+import { rulesExceptions, staff } from '../../db/schema.ts';
+import { lockStudentRow } from '../../db/student-lock.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -25,13 +26,8 @@ export async function grantRulesException(
   const chapterId = grant.kind === 'extra_attempt' ? grant.chapter : null;
   const days = grant.kind === 'extend_window' ? grant.days : null;
   await db.transaction(async (tx) => {
-    // The lock first, in a statement of its own, so that a concurrent identical request waits
-    // here and then sees this one's grant (a read in the same statement would use an older snapshot).
-    const [student] = await tx
-      .select({ archivedAt: students.archivedAt })
-      .from(students)
-      .where(eq(students.id, input.studentId))
-      .for('update');
+    // The lock first, so that a concurrent identical request waits here and then sees this one's grant.
+    const student = await lockStudentRow(tx, input.studentId);
     // An archived enrolment is no longer studied (decision 041): an exception would change nothing.
     if (student?.archivedAt) {
       throw new AppError('ENROLMENT_ARCHIVED', 'This enrolment is archived: grant the exception on the current one.');
