@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   COURSE_NOT_COMPLETE: 409,
   // Staff accounts.
   WRONG_PASSWORD: 400,
+  /** A new staff password that is easy to guess (decision 047). */
+  WEAK_PASSWORD: 400,
   STAFF_EXISTS: 409,
   INVALID_LINK: 400,
   OWN_ACCOUNT: 400,
@@ -113,6 +115,8 @@ export const ERROR_DETAILS = {
     remainingSeconds: z.number().int(),
   }),
   COURSE_LOCKED: z.object({ until: z.string().nullable(), reason: z.string() }),
+  /** Why: it holds the username or the email's local part, or the estimator guesses it soon. */
+  WEAK_PASSWORD: z.object({ reason: z.enum(['contains_name', 'too_guessable']) }),
 } as const satisfies Partial<Record<ErrorCode, z.ZodObject>>;
 
 type DetailedCode = keyof typeof ERROR_DETAILS;
