@@ -151,6 +151,12 @@ export const students = pgTable(
     courtDueDate: date('court_due_date', { mode: 'string' }),
     /** The court's case or citation number, when the student gave one (issue 17): matches the certificate to the ticket. */
     caseNumber: text('case_number'),
+    /**
+     * The hash of the token the registering browser holds in an HttpOnly cookie (decision 048):
+     * with it, or signed in as the student, a caller may have the enrolment's card form; for a day
+     * from `createdAt`. Null for a staff enrolment (paid already).
+     */
+    paymentTokenHash: text('payment_token_hash'),
     createdAt: createdAt(),
     paymentAt: moment('payment_at'),
     completedAt: moment('completed_at'),
