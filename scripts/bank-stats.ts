@@ -10,13 +10,21 @@ import {
   absolutesShares,
   findRejectedTerms,
   longestCorrectShare,
+  shortestCorrectShare,
   longestPickerPassChance,
   positionShares,
   readRejectedSpanishTerms,
   similarQuestions,
   unsourcedQuestions,
 } from '../server/src/db/bank-quality.ts';
-import { CONTENT_DIR, LANGUAGES, readCourseContent } from '../server/src/db/content-files.ts';
+import {
+  CONTENT_DIR,
+  COURSE_WORD_FLOOR,
+  courseWords,
+  LANGUAGES,
+  moduleWords,
+  readCourseContent,
+} from '../server/src/db/content-files.ts';
 
 const content = readCourseContent();
 const modulesOf = (id: number) => content.chapters.find((chapter) => chapter.id === id)?.modules ?? [];
@@ -33,6 +41,35 @@ const banks = [
   })),
 ];
 
+// The course's length as California counts it (content-files.ts): per module, chapter and language.
+console.table(
+  content.chapters.flatMap((chapter) =>
+    chapter.modules.map((module) => ({
+      module: module.key,
+      en: moduleWords(module, 'en'),
+      es: moduleWords(module, 'es'),
+      minutesEn: Math.round(moduleWords(module, 'en') / 200),
+    })),
+  ),
+);
+console.table(
+  content.chapters
+    .filter((chapter) => chapter.modules.length > 0)
+    .map((chapter) => ({
+      chapter: chapter.id,
+      modules: chapter.modules.length,
+      en: chapter.modules.reduce((sum, module) => sum + moduleWords(module, 'en'), 0),
+      es: chapter.modules.reduce((sum, module) => sum + moduleWords(module, 'es'), 0),
+      quizQuestions: chapter.questions.length,
+      finalQuestions: finalBank.filter((question) => question.chapter === chapter.id).length,
+    })),
+);
+for (const language of LANGUAGES) {
+  console.log(
+    `Course text (${language}): ${String(courseWords(content, language))} words (floor ${String(COURSE_WORD_FLOOR)}); the final's bank: ${String(finalBank.length)} questions, longest correct ${percent(longestCorrectShare(finalBank, language))}, shortest correct ${percent(shortestCorrectShare(finalBank, language))}`,
+  );
+}
+
 const rows = banks.flatMap(({ name, questions }) =>
   LANGUAGES.map((language) => {
     const absolutes = absolutesShares(questions, language);
@@ -42,6 +79,7 @@ const rows = banks.flatMap(({ name, questions }) =>
       questions: questions.length,
       fourOptions: questions.filter((question) => question[language].answers.length === 4).length,
       longestCorrect: percent(longestCorrectShare(questions, language)),
+      shortestCorrect: percent(shortestCorrectShare(questions, language)),
       positions: positionShares(questions)
         .map((share, index) => `${String(index + 1)}:${percent(share)}`)
         .join(' '),

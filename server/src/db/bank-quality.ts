@@ -55,6 +55,16 @@ export function longestCorrectShare(bank: readonly QuestionContent[], language: 
   return bank.length === 0 ? 0 : longest.length / bank.length;
 }
 
+/** The share of a bank's questions whose correct answer is the strictly shortest option (a cue by length, as much as the longest). */
+export function shortestCorrectShare(bank: readonly QuestionContent[], language: Language): number {
+  const shortest = bank.filter((question) => {
+    const lengths = question[language].answers.map((answer) => answer.length);
+    const correct = lengths[question.correct] ?? 0;
+    return lengths.every((length, index) => index === question.correct || length > correct);
+  });
+  return bank.length === 0 ? 0 : shortest.length / bank.length;
+}
+
 /** The share of correct answers stored at each position (0-based). */
 export function positionShares(bank: readonly QuestionContent[]): number[] {
   const counts: number[] = [];
