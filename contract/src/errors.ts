@@ -42,6 +42,9 @@ export const ERROR_STATUS = {
   IDENTITY_CHECK_PENDING: 409,
   IDENTITY_CHECK_CLOSED: 409,
   COURSE_LOCKED: 423,
+  /** The profile asks personal validation questions and the student has not answered them yet (decision 050). */
+  PERSONAL_QUESTIONS_REQUIRED: 409,
+  PERSONAL_QUESTIONS_SET: 409,
   COURSE_NOT_COMPLETE: 409,
   // Staff accounts.
   WRONG_PASSWORD: 400,

@@ -74,6 +74,7 @@ export interface CreatedStudent {
   lastName: string;
   dlNumber: string;
   email: string;
+  address: string;
 }
 
 /** A registered (not yet paid) student, written straight to the database. */
@@ -100,7 +101,7 @@ export async function createStudent(
     })
     .returning();
   if (!row) throw new Error('student was not created');
-  return { id: row.id, lastName: row.lastName, dlNumber: row.dlNumber, email: row.email };
+  return { id: row.id, lastName: row.lastName, dlNumber: row.dlNumber, email: row.email, address: row.address };
 }
 
 /** Marks a student paid (until the payments feature has its own factory). */

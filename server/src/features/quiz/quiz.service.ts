@@ -190,10 +190,7 @@ async function findFinalAttemptQuestions(db: Db, studentId: number): Promise<num
       .select({ questionIds: quizAttempts.questionIds })
       .from(quizAttempts)
       .where(
-        and(
-          eq(quizAttempts.studentId, sql.placeholder('studentId')),
-          eq(quizAttempts.chapterId, FINAL_EXAM_CHAPTER),
-        ),
+        and(eq(quizAttempts.studentId, sql.placeholder('studentId')), eq(quizAttempts.chapterId, FINAL_EXAM_CHAPTER)),
       )
       .orderBy(asc(quizAttempts.id))
       .prepare('find_final_attempt_questions'),
