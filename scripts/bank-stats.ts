@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   BANK_LIMITS,
   absolutesShares,
+  hedgesShares,
   findRejectedTerms,
   longestCorrectShare,
   shortestCorrectShare,
@@ -73,6 +74,7 @@ for (const language of LANGUAGES) {
 const rows = banks.flatMap(({ name, questions }) =>
   LANGUAGES.map((language) => {
     const absolutes = absolutesShares(questions, language);
+    const hedges = hedgesShares(questions, language);
     return {
       bank: name,
       language,
@@ -85,6 +87,8 @@ const rows = banks.flatMap(({ name, questions }) =>
         .join(' '),
       absolutesRight: percent(absolutes.right),
       absolutesWrong: percent(absolutes.wrong),
+      hedgesRight: percent(hedges.right),
+      hedgesWrong: percent(hedges.wrong),
       longestPickerPasses: percent(longestPickerPassChance(questions, language)),
       unsourced: unsourcedQuestions(questions, modulesOf, language).length,
     };
@@ -92,7 +96,7 @@ const rows = banks.flatMap(({ name, questions }) =>
 );
 console.table(rows);
 console.log(
-  `Limits: longest correct <= ${percent(BANK_LIMITS.longestCorrectShare)}, longest-picker passes a chapter quiz <= ${percent(BANK_LIMITS.longestPickerPass)}, no position > ${percent(BANK_LIMITS.positionShare)}, absolutes gap <= ${percent(BANK_LIMITS.absolutesGap)}, chapter bank >= ${String(BANK_LIMITS.chapterBankSize)}, final >= ${String(BANK_LIMITS.finalShareSize)} per chapter, every question sourced.`,
+  `Limits: longest correct <= ${percent(BANK_LIMITS.longestCorrectShare)}, shortest correct <= ${percent(BANK_LIMITS.shortestCorrectShare)}, hedges gap <= ${percent(BANK_LIMITS.hedgesGap)}, longest-picker passes a chapter quiz <= ${percent(BANK_LIMITS.longestPickerPass)}, no position > ${percent(BANK_LIMITS.positionShare)}, absolutes gap <= ${percent(BANK_LIMITS.absolutesGap)}, chapter bank >= ${String(BANK_LIMITS.chapterBankSize)}, final >= ${String(BANK_LIMITS.finalShareSize)} per chapter, every question sourced.`,
 );
 for (const language of LANGUAGES) {
   console.log(
