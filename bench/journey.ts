@@ -258,7 +258,8 @@ interface Course {
 async function journey(n: number, base: string, course: Course, tag: string): Promise<void> {
   const at: Student = { base, step: 0 };
   const registration = benchRegistration(`J${tag}${String(n).padStart(5, '0')}`, course.courtId);
-  const { body: registered } = await call<{ studentId: number }>(
+  // The registration answer sets the payment cookie the card form needs (decision 048).
+  const { body: registered, cookie: paymentCookie } = await call<{ studentId: number }>(
     'POST /api/register/student',
     at,
     '/api/register/student',
@@ -272,7 +273,7 @@ async function journey(n: number, base: string, course: Course, tag: string): Pr
     'POST /api/public/payment/intent',
     at,
     '/api/public/payment/intent',
-    { body: { studentId } },
+    { body: { studentId }, cookie: paymentCookie },
   );
   await call(
     'POST /api/test-provider/payment_intents/:id/confirm',

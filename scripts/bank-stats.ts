@@ -8,15 +8,24 @@ import path from 'node:path';
 import {
   BANK_LIMITS,
   absolutesShares,
+  hedgesShares,
   findRejectedTerms,
   longestCorrectShare,
+  shortestCorrectShare,
   longestPickerPassChance,
   positionShares,
   readRejectedSpanishTerms,
   similarQuestions,
   unsourcedQuestions,
 } from '../server/src/db/bank-quality.ts';
-import { CONTENT_DIR, LANGUAGES, readCourseContent } from '../server/src/db/content-files.ts';
+import {
+  CONTENT_DIR,
+  COURSE_WORD_FLOOR,
+  courseWords,
+  LANGUAGES,
+  moduleWords,
+  readCourseContent,
+} from '../server/src/db/content-files.ts';
 
 const content = readCourseContent();
 const modulesOf = (id: number) => content.chapters.find((chapter) => chapter.id === id)?.modules ?? [];
@@ -33,20 +42,53 @@ const banks = [
   })),
 ];
 
+// The course's length as California counts it (content-files.ts): per module, chapter and language.
+console.table(
+  content.chapters.flatMap((chapter) =>
+    chapter.modules.map((module) => ({
+      module: module.key,
+      en: moduleWords(module, 'en'),
+      es: moduleWords(module, 'es'),
+      minutesEn: Math.round(moduleWords(module, 'en') / 200),
+    })),
+  ),
+);
+console.table(
+  content.chapters
+    .filter((chapter) => chapter.modules.length > 0)
+    .map((chapter) => ({
+      chapter: chapter.id,
+      modules: chapter.modules.length,
+      en: chapter.modules.reduce((sum, module) => sum + moduleWords(module, 'en'), 0),
+      es: chapter.modules.reduce((sum, module) => sum + moduleWords(module, 'es'), 0),
+      quizQuestions: chapter.questions.length,
+      finalQuestions: finalBank.filter((question) => question.chapter === chapter.id).length,
+    })),
+);
+for (const language of LANGUAGES) {
+  console.log(
+    `Course text (${language}): ${String(courseWords(content, language))} words (floor ${String(COURSE_WORD_FLOOR)}); the final's bank: ${String(finalBank.length)} questions, longest correct ${percent(longestCorrectShare(finalBank, language))}, shortest correct ${percent(shortestCorrectShare(finalBank, language))}`,
+  );
+}
+
 const rows = banks.flatMap(({ name, questions }) =>
   LANGUAGES.map((language) => {
     const absolutes = absolutesShares(questions, language);
+    const hedges = hedgesShares(questions, language);
     return {
       bank: name,
       language,
       questions: questions.length,
       fourOptions: questions.filter((question) => question[language].answers.length === 4).length,
       longestCorrect: percent(longestCorrectShare(questions, language)),
+      shortestCorrect: percent(shortestCorrectShare(questions, language)),
       positions: positionShares(questions)
         .map((share, index) => `${String(index + 1)}:${percent(share)}`)
         .join(' '),
       absolutesRight: percent(absolutes.right),
       absolutesWrong: percent(absolutes.wrong),
+      hedgesRight: percent(hedges.right),
+      hedgesWrong: percent(hedges.wrong),
       longestPickerPasses: percent(longestPickerPassChance(questions, language)),
       unsourced: unsourcedQuestions(questions, modulesOf, language).length,
     };
@@ -54,7 +96,7 @@ const rows = banks.flatMap(({ name, questions }) =>
 );
 console.table(rows);
 console.log(
-  `Limits: longest correct <= ${percent(BANK_LIMITS.longestCorrectShare)}, longest-picker passes a chapter quiz <= ${percent(BANK_LIMITS.longestPickerPass)}, no position > ${percent(BANK_LIMITS.positionShare)}, absolutes gap <= ${percent(BANK_LIMITS.absolutesGap)}, chapter bank >= ${String(BANK_LIMITS.chapterBankSize)}, final >= ${String(BANK_LIMITS.finalShareSize)} per chapter, every question sourced.`,
+  `Limits: longest correct <= ${percent(BANK_LIMITS.longestCorrectShare)}, shortest correct <= ${percent(BANK_LIMITS.shortestCorrectShare)}, hedges gap <= ${percent(BANK_LIMITS.hedgesGap)}, longest-picker passes a chapter quiz <= ${percent(BANK_LIMITS.longestPickerPass)}, no position > ${percent(BANK_LIMITS.positionShare)}, absolutes gap <= ${percent(BANK_LIMITS.absolutesGap)}, chapter bank >= ${String(BANK_LIMITS.chapterBankSize)}, final >= ${String(BANK_LIMITS.finalShareSize)} per chapter, every question sourced.`,
 );
 for (const language of LANGUAGES) {
   console.log(

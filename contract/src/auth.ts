@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { text } from './primitives.ts';
+import { driverLicenseNumber, text } from './primitives.ts';
 
 export const StaffRoleSchema = z.enum(['super_admin', 'admin', 'clerk']);
 export type StaffRole = z.infer<typeof StaffRoleSchema>;
@@ -26,7 +26,7 @@ export type LoginResult = z.infer<typeof LoginResultSchema>;
 
 export const StudentLoginSchema = z.object({
   last_name: text().trim().min(1).max(100),
-  dl_number: z.string().trim().min(1).max(40),
+  dl_number: driverLicenseNumber(),
 });
 export type StudentLogin = z.infer<typeof StudentLoginSchema>;
 

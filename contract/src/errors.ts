@@ -42,9 +42,14 @@ export const ERROR_STATUS = {
   IDENTITY_CHECK_PENDING: 409,
   IDENTITY_CHECK_CLOSED: 409,
   COURSE_LOCKED: 423,
+  /** The profile asks personal validation questions and the student has not answered them yet (decision 050). */
+  PERSONAL_QUESTIONS_REQUIRED: 409,
+  PERSONAL_QUESTIONS_SET: 409,
   COURSE_NOT_COMPLETE: 409,
   // Staff accounts.
   WRONG_PASSWORD: 400,
+  /** A new staff password that is easy to guess (decision 047). */
+  WEAK_PASSWORD: 400,
   STAFF_EXISTS: 409,
   INVALID_LINK: 400,
   OWN_ACCOUNT: 400,
@@ -113,6 +118,8 @@ export const ERROR_DETAILS = {
     remainingSeconds: z.number().int(),
   }),
   COURSE_LOCKED: z.object({ until: z.string().nullable(), reason: z.string() }),
+  /** Why: it holds the username or the email's local part, or the estimator guesses it soon. */
+  WEAK_PASSWORD: z.object({ reason: z.enum(['contains_name', 'too_guessable']) }),
 } as const satisfies Partial<Record<ErrorCode, z.ZodObject>>;
 
 type DetailedCode = keyof typeof ERROR_DETAILS;

@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { IdParam } from './primitives.ts';
-import { IdentitySourceSchema } from './rules.ts';
+import { IdentitySourceSchema, PERSONAL_QUESTIONS_TO_ANSWER, PersonalQuestionKeySchema } from './rules.ts';
 
 /** Identity checks (issue 8, decision 012): questions from the student's own record, and course locks. */
 
@@ -12,8 +12,8 @@ export const OpenIdentityCheckSchema = z.object({
   id: z.number().int(),
   /** The fact of the student's record asked about. */
   source: IdentitySourceSchema,
-  /** Which question the page shows (one per source). */
-  question_key: IdentitySourceSchema,
+  /** Which question the page shows: the source, or for `personal` the personal question (`personal.<key>`). */
+  question_key: z.string(),
   /** Asked at a random moment of study, or before the final exam. */
   reason: IdentityCheckReasonSchema,
   expires_at: z.string(),
@@ -65,6 +65,70 @@ const answerIdentityCheck = defineEndpoint({
   }),
 });
 
+/** The student's personal validation questions (decision 050): whether the profile asks them, and which were chosen. */
+export const PersonalQuestionsStateSchema = z.object({
+  /** The student's rules profile names the `personal` source. */
+  required: z.boolean(),
+  /** Answers are on file (after a staff reset, false again). */
+  set: z.boolean(),
+  /** How many to choose and answer. */
+  count: z.number().int(),
+  /** Every question to choose from. */
+  keys: z.array(PersonalQuestionKeySchema),
+  /** The questions answered, when set. */
+  chosen: z.array(PersonalQuestionKeySchema),
+});
+export type PersonalQuestionsState = z.infer<typeof PersonalQuestionsStateSchema>;
+
+const getPersonalQuestions = defineEndpoint({
+  method: 'GET',
+  path: '/api/students/:id/personal-questions',
+  params: z.object({ id: IdParam }),
+  errors: ['NOT_FOUND'],
+  response: PersonalQuestionsStateSchema,
+});
+
+/** An answer as typed: compared later forgivingly (case, spaces, punctuation, accents), so it needs two letters or digits. */
+const PersonalAnswerSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine(
+    (answer) => answer.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').length >= 2,
+    'Give an answer of at least two letters or digits.',
+  );
+
+export const SetPersonalQuestionsSchema = z.object({
+  answers: z
+    .array(z.object({ key: PersonalQuestionKeySchema, answer: PersonalAnswerSchema }))
+    .length(PERSONAL_QUESTIONS_TO_ANSWER)
+    .refine(
+      (answers) => new Set(answers.map((answer) => answer.key)).size === answers.length,
+      'Choose different questions.',
+    ),
+});
+export type SetPersonalQuestions = z.input<typeof SetPersonalQuestionsSchema>;
+
+const setPersonalQuestions = defineEndpoint({
+  method: 'PUT',
+  path: '/api/students/:id/personal-questions',
+  params: z.object({ id: IdParam }),
+  body: SetPersonalQuestionsSchema,
+  errors: ['NOT_FOUND', 'PERSONAL_QUESTIONS_SET'],
+  response: PersonalQuestionsStateSchema,
+});
+
+/** Staff clear a student's personal questions (a reason, audited); the student sets new ones at the next sign-in. */
+const resetPersonalQuestions = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/students/:id/personal-questions/reset',
+  params: z.object({ id: IdParam }),
+  body: z.object({ reason: z.string().trim().min(3).max(500) }),
+  errors: ['NOT_FOUND'],
+  response: z.object({ reset: z.literal(true) }),
+});
+
 /** An admin lifts a student's course lock (audited). */
 const unlockStudentCourse = defineEndpoint({
   method: 'POST',
@@ -102,4 +166,7 @@ export const identityChecksApi = {
   get: getIdentityCheck,
   answer: answerIdentityCheck,
   unlock: unlockStudentCourse,
+  personalQuestions: getPersonalQuestions,
+  setPersonalQuestions,
+  resetPersonalQuestions,
 } as const;

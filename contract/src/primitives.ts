@@ -53,6 +53,29 @@ export const nameText = (max: number, requiredMessage?: string) =>
     .max(max)
     .refine((value) => !HIDDEN_CHARACTER_PATTERN.test(value), 'must not contain control or invisible characters');
 
+/**
+ * A driver's license number as the states print it: letters A-Z and digits, which people type
+ * with spaces or hyphens in places ("D123-4567"). Normalised to upper case without those, the
+ * one form stored, searched and compared. Anything else (an invisible or control character, a
+ * no-break space, an accented or look-alike letter) is refused, not dropped: "Z123\u200b4567"
+ * would otherwise be a second, identical-looking student beside "Z1234567".
+ */
+export const DRIVER_LICENSE_PATTERN = /^[A-Za-z0-9 -]+$/;
+export const DRIVER_LICENSE_MESSAGE = "A driver's license number uses letters A-Z and digits only.";
+
+export function normaliseDriverLicenseNumber(typed: string): string {
+  return typed.toUpperCase().replace(/[ -]/g, '');
+}
+
+export const driverLicenseNumber = (requiredMessage?: string) =>
+  text()
+    .trim()
+    .min(1, requiredMessage)
+    .max(40)
+    .refine((value) => DRIVER_LICENSE_PATTERN.test(value), DRIVER_LICENSE_MESSAGE)
+    .transform(normaliseDriverLicenseNumber)
+    .refine((value) => value.length > 0, requiredMessage ?? DRIVER_LICENSE_MESSAGE);
+
 /** Whether a year, a month (1-12) and a day name a day the calendar has (not February 30, not month 13). */
 export function isCalendarDate(yyyy: number, mm: number, dd: number): boolean {
   const date = new Date(Date.UTC(yyyy, mm - 1, dd));

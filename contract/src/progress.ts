@@ -37,6 +37,7 @@ const completeModule = defineEndpoint({
     'COMPLETION_WINDOW_CLOSED',
     'COURSE_LOCKED',
     'IDENTITY_CHECK_PENDING',
+    'PERSONAL_QUESTIONS_REQUIRED',
   ],
   response: z.object({ saved: z.literal(true) }),
 });

@@ -52,6 +52,7 @@ const getQuizQuestions = defineEndpoint({
     'COMPLETION_WINDOW_CLOSED',
     'COURSE_LOCKED',
     'IDENTITY_CHECK_PENDING',
+    'PERSONAL_QUESTIONS_REQUIRED',
   ],
   response: QuizSchema,
 });
@@ -70,6 +71,7 @@ const getFinalExamQuestions = defineEndpoint({
     'COMPLETION_WINDOW_CLOSED',
     'COURSE_LOCKED',
     'IDENTITY_CHECK_PENDING',
+    'PERSONAL_QUESTIONS_REQUIRED',
   ],
   response: QuizSchema,
 });
@@ -136,6 +138,7 @@ const scoreQuiz = defineEndpoint({
     'COMPLETION_WINDOW_CLOSED',
     'COURSE_LOCKED',
     'IDENTITY_CHECK_PENDING',
+    'PERSONAL_QUESTIONS_REQUIRED',
   ],
   response: QuizResultSchema,
 });

@@ -1,6 +1,13 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { HIDDEN_CHARACTER_PATTERN, IdParam, isCalendarDate, nameText, text } from './primitives.ts';
+import {
+  driverLicenseNumber,
+  HIDDEN_CHARACTER_PATTERN,
+  IdParam,
+  isCalendarDate,
+  nameText,
+  text,
+} from './primitives.ts';
 import { ManualPaymentSchema } from './payments.ts';
 import { US_STATE_CODES } from './states.ts';
 
@@ -81,7 +88,7 @@ export const RegistrationSchema = z.object({
   email: requiredText(254)
     .refine((email) => !ONE_RECIPIENT_BREAKERS.test(email), 'Enter one email address.')
     .transform((email) => email.toLowerCase()),
-  dl_number: requiredText(40).transform((dl) => dl.toUpperCase().replace(/[\s-]/g, '')),
+  dl_number: driverLicenseNumber(FILL_ALL_FIELDS),
   address: nameText(200, FILL_ALL_FIELDS),
   city: nameText(100, FILL_ALL_FIELDS),
   state: z.enum(US_STATE_CODES),

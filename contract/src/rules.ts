@@ -22,9 +22,41 @@ const QuizLimitsSchema = z
   })
   .refine((quiz) => quiz.passMark <= quiz.questions, { message: 'passMark cannot exceed questions' });
 
-export const IDENTITY_SOURCES = ['dob', 'zip', 'dl_last4', 'court'] as const;
+/**
+ * What an identity question asks (decision 050): the date of birth, the ZIP code and the house
+ * number of the registered address, the court (chosen from four), or one of the personal
+ * validation questions the student answered (`personal`). `dl_last4` is kept readable for profile
+ * versions loaded before decision 050 but is never asked: the sign-in already carries the licence
+ * number (and the last name), so it proves nothing.
+ */
+export const IDENTITY_SOURCES = ['dob', 'zip', 'street_number', 'court', 'personal', 'dl_last4'] as const;
 export const IdentitySourceSchema = z.enum(IDENTITY_SOURCES);
 export type IdentitySource = z.infer<typeof IdentitySourceSchema>;
+/** The sources a sign-in already carries: never asked. */
+export const SIGN_IN_SOURCES: readonly IdentitySource[] = ['dl_last4'];
+
+/**
+ * Personal validation questions (decision 050, as Texas asks: 16 TAC 84.502): a student whose
+ * profile names the `personal` source chooses PERSONAL_QUESTIONS_TO_ANSWER of these at the first
+ * sign-in after payment and answers them; only salted hashes of the answers are kept.
+ */
+export const PERSONAL_QUESTION_KEYS = [
+  'first_car_make',
+  'birth_city',
+  'grandparent_first_name',
+  'first_pet_name',
+  'childhood_best_friend',
+  'elementary_school',
+  'favorite_teacher',
+  'first_job',
+  'childhood_street',
+  'favorite_childhood_food',
+  'first_concert',
+  'oldest_cousin_first_name',
+] as const;
+export const PersonalQuestionKeySchema = z.enum(PERSONAL_QUESTION_KEYS);
+export type PersonalQuestionKey = z.infer<typeof PersonalQuestionKeySchema>;
+export const PERSONAL_QUESTIONS_TO_ANSWER = 5;
 
 export const RulesProfileSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),

@@ -31,7 +31,7 @@ import { registerCourtRoutes } from './features/courts/courts.routes.ts';
 import { registerProgressRoutes } from './features/progress/progress.routes.ts';
 import { registerQuizRoutes } from './features/quiz/quiz.routes.ts';
 import { registerHealthRoutes } from './features/health/health.routes.ts';
-import { registerPaymentRoutes } from './features/payments/payments.routes.ts';
+import { registerPaymentRoutes, WEBHOOK_PATH } from './features/payments/payments.routes.ts';
 import { registerRegistrationRoutes } from './features/registration/registration.routes.ts';
 import { registerTestProviderRoutes } from './features/payments/test-provider.routes.ts';
 import { isTestPaymentProvider } from './platform/payments/test-provider.ts';
@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // A change sent by another site's page is refused before any route runs (decision 044).
-  registerCrossSiteCheck(app, { publicUrl: config.publicUrl });
+  registerCrossSiteCheck(app, { publicUrl: config.publicUrl, exemptPaths: [WEBHOOK_PATH] });
 
   // The session is looked up on first asking and kept for the rest of the request: a method
   // rather than an onRequest hook, so a request that never asks (a public route) pays nothing.

@@ -12,6 +12,10 @@ import { CONTENT_DIR, type Language, type ModuleContent, type QuestionContent } 
 export const BANK_LIMITS = {
   /** The correct answer is the strictly longest option in at most this share of a bank's questions. */
   longestCorrectShare: 0.3,
+  /** ... and the strictly shortest in at most this share. */
+  shortestCorrectShare: 0.3,
+  /** Hedges (usually, in most states...) in wrong options and in right options differ by at most this. */
+  hedgesGap: 0.1,
   /** The always-pick-the-longest student passes a chapter quiz on one try at most this often. */
   longestPickerPass: 0.05,
   /** No stored answer position holds more than this share of the correct answers. */
@@ -55,6 +59,16 @@ export function longestCorrectShare(bank: readonly QuestionContent[], language: 
   return bank.length === 0 ? 0 : longest.length / bank.length;
 }
 
+/** The share of a bank's questions whose correct answer is the strictly shortest option (a cue by length, as much as the longest). */
+export function shortestCorrectShare(bank: readonly QuestionContent[], language: Language): number {
+  const shortest = bank.filter((question) => {
+    const lengths = question[language].answers.map((answer) => answer.length);
+    const correct = lengths[question.correct] ?? 0;
+    return lengths.every((length, index) => index === question.correct || length > correct);
+  });
+  return bank.length === 0 ? 0 : shortest.length / bank.length;
+}
+
 /** The share of correct answers stored at each position (0-based). */
 export function positionShares(bank: readonly QuestionContent[]): number[] {
   const counts: number[] = [];
@@ -62,16 +76,35 @@ export function positionShares(bank: readonly QuestionContent[]): number[] {
   return Array.from(counts, (count) => (count ?? 0) / Math.max(bank.length, 1));
 }
 
+/** Hedges: the cue a student who did not read learns to pick ("in most states" sounds right). */
+const HEDGES: Record<Language, RegExp> = {
+  en: /\b(usually|often|may|might|in most states|in many states|varies by state|vary by state|generally|typically)\b/i,
+  es: /(?<![\p{L}])(por lo general|a menudo|suele|suelen|puede que|en la mayoría de los estados|en muchos estados|varía según el estado|varían según el estado|normalmente)(?![\p{L}])/iu,
+};
+
+function cueShares(
+  bank: readonly QuestionContent[],
+  language: Language,
+  cue: RegExp,
+): { right: number; wrong: number } {
+  const right = bank.map((question) => question[language].answers[question.correct] ?? '');
+  const wrong = bank.flatMap((question) => question[language].answers.filter((_, index) => index !== question.correct));
+  const share = (texts: string[]) =>
+    texts.length === 0 ? 0 : texts.filter((text) => cue.test(text)).length / texts.length;
+  return { right: share(right), wrong: share(wrong) };
+}
+
 /** The share of right and of wrong options that hold an absolute word. */
 export function absolutesShares(
   bank: readonly QuestionContent[],
   language: Language,
 ): { right: number; wrong: number } {
-  const right = bank.map((question) => question[language].answers[question.correct] ?? '');
-  const wrong = bank.flatMap((question) => question[language].answers.filter((_, index) => index !== question.correct));
-  const share = (texts: string[]) =>
-    texts.length === 0 ? 0 : texts.filter((text) => ABSOLUTES[language].test(text)).length / texts.length;
-  return { right: share(right), wrong: share(wrong) };
+  return cueShares(bank, language, ABSOLUTES[language]);
+}
+
+/** The share of right and of wrong options that hold a hedge. */
+export function hedgesShares(bank: readonly QuestionContent[], language: Language): { right: number; wrong: number } {
+  return cueShares(bank, language, HEDGES[language]);
 }
 
 /** The chance that picking the longest option (a fair pick among ties) answers the question right. */

@@ -66,6 +66,8 @@ describe("the first statement of each call of a student's journey opens the call
     const intentCall = await firstStatementOf('payment intent', {
       url: '/api/public/payment/intent',
       payload: { studentId },
+      // The cookie the registration's answer set for the card form (decision 048).
+      cookie: registered.response.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; '),
     });
     const intent = intentCall.response.json<{ paymentIntentId: string; clientSecret: string }>();
     const confirmed = await firstStatementOf("the card's confirmation", {

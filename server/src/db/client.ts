@@ -23,19 +23,29 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A lost connection is the statement's error to report, not the process's: see openPostgres. */
+function ignoreConnectionError(): void {}
+
 /** `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres' 10 otherwise). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool: pg.Pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     Client: LeanClient,
-    // Every connection hears the course content's version before its first use (decision 038).
-    onConnect: (connection) => listenOnConnection(pool, connection),
+    onConnect: (connection) => {
+      // A connection the server ends (a restart, a failover: pg_terminate_backend) while it is
+      // checked out, between two statements of a transaction or listening, emits 'error' on the
+      // client itself: pg-pool listens only while a connection is idle, and an 'error' nobody
+      // listens to ends the process. The statement using it fails on its own (the connection is
+      // no longer queryable), and the pool discards it when it is released.
+      connection.on('error', ignoreConnectionError);
+      // Every connection hears the course content's version before its first use (decision 038).
+      return listenOnConnection(pool, connection);
+    },
   });
   orderQueueByCall(pool);
-  // An idle connection the server closes (a restart, a failover) is dropped by the pool, and the
-  // next query opens a new one; without a listener the error would end the process.
-  pool.on('error', () => undefined);
+  // An idle connection the server closes is dropped by the pool, and the next query opens a new one.
+  pool.on('error', ignoreConnectionError);
   const db = drizzlePg({ client: pool, schema });
   return { db, kind: 'postgres', close: () => pool.end() };
 }

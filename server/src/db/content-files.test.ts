@@ -1,15 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_DIR, LANGUAGES, readCourseContent } from './content-files.ts';
+import { SIGN_IN_SOURCES } from '@ts/contract';
+import {
+  CONTENT_DIR,
+  COURSE_WORD_FLOOR,
+  countWords,
+  courseWords,
+  LANGUAGES,
+  readCourseContent,
+  readRulesProfiles,
+} from './content-files.ts';
 
 /** Issue 5: the course as reviewed files, checked for completeness in both languages. */
 const content = readCourseContent();
 const courseChapters = content.chapters.filter((chapter) => chapter.id !== 6);
 
-function words(markdown: string): number {
-  return markdown.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
-}
+const words = countWords;
 
 describe('the course content', () => {
   it('has chapters 1-4 and the final exam (6), titled in English and Spanish', () => {
@@ -20,10 +27,10 @@ describe('the course content', () => {
     }
   });
 
-  it('gives every chapter 3-5 modules of 2-4 topics each', () => {
+  it('gives every chapter 3-12 modules of 2-4 topics each', () => {
     for (const chapter of courseChapters) {
       expect(chapter.modules.length, `chapter ${String(chapter.id)}`).toBeGreaterThanOrEqual(3);
-      expect(chapter.modules.length).toBeLessThanOrEqual(5);
+      expect(chapter.modules.length).toBeLessThanOrEqual(12);
       for (const module of chapter.modules) {
         expect(module.topics.length, module.key).toBeGreaterThanOrEqual(2);
         expect(module.topics.length, module.key).toBeLessThanOrEqual(4);
@@ -31,11 +38,18 @@ describe('the course content', () => {
     }
   });
 
-  it.each(LANGUAGES)('holds at least 15,000 words of course text in %s', (language) => {
-    const total = courseChapters
-      .flatMap((chapter) => chapter.modules.flatMap((module) => module.topics))
-      .reduce((sum, topic) => sum + words(topic.markdown[language]), 0);
-    expect(total).toBeGreaterThanOrEqual(15_000);
+  // California counts at least 42,500 words of course text (13 CCR 345.30; ../shared/STATE-RULES.md):
+  // module and topic text, not quiz text, captions or text in images.
+  it.each(LANGUAGES)('holds at least 42,500 words of course text in %s', (language) => {
+    expect(courseWords(content, language)).toBeGreaterThanOrEqual(COURSE_WORD_FLOOR);
+  });
+
+  it('ends every module with a Key points close in both languages', () => {
+    for (const module of courseChapters.flatMap((chapter) => chapter.modules)) {
+      const last = module.topics.at(-1)!;
+      expect(last.markdown.en, module.key).toMatch(/^### Key points$/m);
+      expect(last.markdown.es, module.key).toMatch(/^### Puntos clave$/m);
+    }
   });
 
   it('pairs every English topic with a Spanish twin that is not a copy', () => {
@@ -45,9 +59,28 @@ describe('the course content', () => {
     }
   });
 
+  // Decision 050: the sign-in carries the licence number and the last name, so asking them proves nothing.
+  it('has no rules profile with identity checks ask what the sign-in carries', () => {
+    for (const profile of readRulesProfiles().filter((candidate) => candidate.identityChecks.enabled)) {
+      expect(
+        profile.identityChecks.sources.filter((source) => SIGN_IN_SOURCES.includes(source)),
+        profile.id,
+      ).toEqual([]);
+    }
+  });
+
   it('keeps the files free of raw HTML', () => {
     for (const topic of courseChapters.flatMap((chapter) => chapter.modules.flatMap((module) => module.topics))) {
       for (const language of LANGUAGES) expect(topic.markdown[language], topic.key).not.toMatch(/<[a-z!/]/i);
+    }
+  });
+
+  // Decision 049: ten final attempts of 20 meet only questions the student was never shown.
+  it('gives the final exam its own bank of at least 300 questions, at least 70 from each chapter', () => {
+    const finalBank = content.chapters.find((chapter) => chapter.id === 6)?.questions ?? [];
+    expect(finalBank.length).toBeGreaterThanOrEqual(300);
+    for (const chapter of courseChapters) {
+      expect(finalBank.filter((question) => question.chapter === chapter.id).length).toBeGreaterThanOrEqual(70);
     }
   });
 

@@ -137,6 +137,35 @@ function readJson<T>(schema: z.ZodType<T>, file: string): T {
 }
 
 /** Splits a module file into its front matter (simple `key: value` lines) and its Markdown body. */
+/**
+ * The course's length as California counts it (13 CCR 345.30): the words of the module and topic
+ * text (titles and bodies), not quiz text, captions or text in images. A word is a run of
+ * non-space characters holding a letter or a digit.
+ */
+export const COURSE_WORD_FLOOR = 42_500;
+
+export function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+}
+
+/** The words of one module in a language: its title and every topic's title and text. */
+export function moduleWords(module: ModuleContent, language: Language): number {
+  return (
+    countWords(module.title[language]) +
+    module.topics.reduce(
+      (sum, topic) => sum + countWords(topic.title[language]) + countWords(topic.markdown[language]),
+      0,
+    )
+  );
+}
+
+/** The words of the course every student is served (chapters 1-4; the final has no text). */
+export function courseWords(content: CourseContent, language: Language): number {
+  return content.chapters
+    .flatMap((chapter) => chapter.modules)
+    .reduce((sum, module) => sum + moduleWords(module, language), 0);
+}
+
 export function parseModuleFile(text: string): { frontMatter: Record<string, string>; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new Error('a module file must start with --- front matter ---');

@@ -7,6 +7,8 @@ import {
   absolutesShares,
   findRejectedTerms,
   longestCorrectShare,
+  shortestCorrectShare,
+  hedgesShares,
   longestPickerPassChance,
   positionShares,
   readRejectedSpanishTerms,
@@ -32,6 +34,15 @@ const CASES = BANKS.flatMap(([name, bank]) => LANGUAGES.map((language) => ({ nam
 describe('the question banks', () => {
   it.each(CASES)('$name ($language): the correct answer is rarely the longest option', ({ bank, language }) => {
     expect(longestCorrectShare(bank, language)).toBeLessThanOrEqual(BANK_LIMITS.longestCorrectShare);
+  });
+
+  it.each(CASES)('$name ($language): the correct answer is rarely the shortest option', ({ bank, language }) => {
+    expect(shortestCorrectShare(bank, language)).toBeLessThanOrEqual(BANK_LIMITS.shortestCorrectShare);
+  });
+
+  it.each(CASES)('$name ($language): hedges sit in right and wrong options alike', ({ bank, language }) => {
+    const { right, wrong } = hedgesShares(bank, language);
+    expect(Math.abs(right - wrong)).toBeLessThanOrEqual(BANK_LIMITS.hedgesGap);
   });
 
   it.each(CASES)('$name ($language): always picking the longest option fails a quiz', ({ bank, language }) => {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { IDENTITY_SOURCES, PERSONAL_QUESTION_KEYS } from '@ts/contract';
 import {
   type AnyPgColumn,
   bigserial,
@@ -151,6 +152,12 @@ export const students = pgTable(
     courtDueDate: date('court_due_date', { mode: 'string' }),
     /** The court's case or citation number, when the student gave one (issue 17): matches the certificate to the ticket. */
     caseNumber: text('case_number'),
+    /**
+     * The hash of the token the registering browser holds in an HttpOnly cookie (decision 048):
+     * with it, or signed in as the student, a caller may have the enrolment's card form; for a day
+     * from `createdAt`. Null for a staff enrolment (paid already).
+     */
+    paymentTokenHash: text('payment_token_hash'),
     createdAt: createdAt(),
     paymentAt: moment('payment_at'),
     completedAt: moment('completed_at'),
@@ -754,7 +761,9 @@ export const identityChecks = pgTable(
     studentId: integer('student_id')
       .notNull()
       .references(() => students.id),
-    source: text('source', { enum: ['dob', 'zip', 'dl_last4', 'court'] }).notNull(),
+    source: text('source', { enum: IDENTITY_SOURCES }).notNull(),
+    /** For a `personal` question: which of the student's personal questions was asked (decision 050). */
+    personalKey: text('personal_key', { enum: PERSONAL_QUESTION_KEYS }),
     /** Why it was asked: during study, or before the final exam. */
     reason: text('reason', { enum: ['random', 'before_final'] }).notNull(),
     /** The student's counted seat time when it was asked: the next check is scheduled from it. */
@@ -765,6 +774,30 @@ export const identityChecks = pgTable(
     outcome: text('outcome', { enum: ['passed', 'wrong', 'timed_out'] }),
   },
   (t) => [index('identity_checks_student_idx').on(t.studentId, t.askedAt)],
+);
+
+/**
+ * A student's answers to their personal validation questions (decision 050): a salted hash of the
+ * normalised answer, never the answer. A staff reset archives them (kept for auditors) and the
+ * student answers again; at most one live answer per question.
+ */
+export const personalAnswers = pgTable(
+  'personal_answers',
+  {
+    id: serial('id').primaryKey(),
+    studentId: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    questionKey: text('question_key', { enum: PERSONAL_QUESTION_KEYS }).notNull(),
+    answerHash: text('answer_hash').notNull(),
+    createdAt: createdAt(),
+    archivedAt: moment('archived_at'),
+  },
+  (t) => [
+    uniqueIndex('personal_answers_live_key')
+      .on(t.studentId, t.questionKey)
+      .where(sql`${t.archivedAt} is null`),
+  ],
 );
 
 /** A student's course locked after missed identity checks; lifted by time or by an admin. */

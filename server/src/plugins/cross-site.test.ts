@@ -1,19 +1,18 @@
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, staffPasswordTokens } from '../db/schema.ts';
+import { auditLog, identityChecks, quizAttempts, staffPasswordTokens } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
+import { completeModulesOf, signInPaidStudent } from '../testing/course.ts';
 import { createStaff, type CreatedStaff } from '../testing/factories.ts';
 import { signInStaff } from '../testing/sign-in.ts';
+import { WEBHOOK_PATH } from '../features/payments/payments.routes.ts';
 import { CROSS_SITE_MESSAGE } from './cross-site.ts';
 
 /**
- * Decision 044: a change (POST, PUT, PATCH, DELETE under /api/) that a browser says comes from
+ * Decisions 044 and 046: a call under /api/, whatever its method, that a browser says comes from
  * another site is refused with 403 before its route runs, whatever cookie it carries.
  */
-
-/** The payment provider's webhook (payments.routes.ts), called by Stripe's servers. */
-const WEBHOOK_PATH = '/api/public/payment/webhook';
 
 const REFUSED = { error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE } };
 
@@ -136,13 +135,64 @@ describe('cross-site requests', () => {
     });
   });
 
-  it('never refuses a GET, whatever site it comes from', async () => {
+  it('refuses a GET that draws a quiz attempt when a page on another site navigates to it, and draws nothing', async () => {
+    const { id, client } = await signInPaidStudent(t);
+    await completeModulesOf(client, t.db, id, 1);
+
     const response = await t.app.inject({
       method: 'GET',
-      url: '/api/me',
+      url: '/api/quiz/questions/1',
+      // What a top-level navigation from another site sends: the SameSite=Lax cookie goes with it.
+      headers: { cookie: client.cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
+
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual(REFUSED);
+    expect(await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id))).toEqual([]);
+  });
+
+  it('refuses a cross-site GET of the identity check, and asks nothing', async () => {
+    const { id, client } = await signInPaidStudent(t);
+
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/students/${String(id)}/identity-check`,
+      headers: { cookie: client.cookie, origin: 'https://evil.example' },
+    });
+
+    expect(response.statusCode).toBe(403);
+    expect(await t.db.select().from(identityChecks).where(eq(identityChecks.studentId, id))).toEqual([]);
+  });
+
+  it('refuses any GET under /api/ from another site, even one that only reads', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/me?x=1',
       headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     });
 
-    expect(response.statusCode, response.body).toBe(200);
+    expect(response.statusCode).toBe(403);
+  });
+
+  it("serves a GET the school's own page sends, and one typed in the address bar (Sec-Fetch-Site: none)", async () => {
+    for (const site of ['same-origin', 'none']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/me',
+        headers: { cookie, 'sec-fetch-site': site },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+  });
+
+  it("lets the payment provider's webhook through even when it is said to come from another site", async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: WEBHOOK_PATH,
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', origin: 'https://stripe.example' },
+      payload: '{}',
+    });
+
+    expect(response.statusCode).toBe(400);
   });
 });

@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-/** The methods that change something; GET, HEAD and OPTIONS never do here. */
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are refused.';
 
 function parseUrl(url: string): URL | undefined {
@@ -33,15 +30,23 @@ export function isCrossSite(request: FastifyRequest, publicOrigin: string | unde
 }
 
 /**
- * Refuses a cookie-authenticated change sent by another site's page (cross-site request
- * forgery), with 403 FORBIDDEN before the route runs. SameSite=Lax alone let a form or a
- * text/plain fetch from any site reach a staff route with the staff member's cookie.
+ * Refuses every /api/ call another site's page sends (cross-site request forgery), whatever its
+ * method, with 403 FORBIDDEN before the route runs (decisions 044, 046). SameSite=Lax alone let a
+ * form or a text/plain fetch from any site reach a staff route with the staff member's cookie,
+ * and a top-level navigation carries the cookie on a GET: some GETs act (drawing a quiz attempt,
+ * asking an identity question whose clock then runs), so no method is exempt. `exemptPaths` are
+ * the calls meant for other sites (the payment provider's webhook, which has its own signature).
  */
-export function registerCrossSiteCheck(app: FastifyInstance, options: { publicUrl: string }): void {
+export function registerCrossSiteCheck(
+  app: FastifyInstance,
+  options: { publicUrl: string; exemptPaths: readonly string[] },
+): void {
+  const exempt = new Set(options.exemptPaths);
   const publicOrigin = parseUrl(options.publicUrl)?.origin;
   const body = JSON.stringify({ error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE } });
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNSAFE_METHODS.has(request.method) && request.url.startsWith('/api/') && isCrossSite(request, publicOrigin)) {
+    const path = request.url.split('?', 1)[0]!;
+    if (path.startsWith('/api/') && !exempt.has(path) && isCrossSite(request, publicOrigin)) {
       // Sent as written rather than thrown: the refusal is the same on every route, whatever its
       // contract declares (like Fastify's own 400s), and no route's answer schema applies to it.
       void reply.code(403).type('application/json; charset=utf-8').send(body);

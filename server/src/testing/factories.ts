@@ -3,6 +3,8 @@ import type { Registration, StaffRole } from '@ts/contract';
 import type { Db } from '../db/client.ts';
 import { counties, courts, staff, students } from '../db/schema.ts';
 import { hashPassword } from '../platform/passwords.ts';
+import { createToken, hashToken } from '../platform/tokens.ts';
+import { PAYMENT_COOKIE } from '../features/payments/payment-access.ts';
 
 let sequence = 0;
 const next = () => ++sequence;
@@ -72,6 +74,7 @@ export interface CreatedStudent {
   lastName: string;
   dlNumber: string;
   email: string;
+  address: string;
 }
 
 /** A registered (not yet paid) student, written straight to the database. */
@@ -98,13 +101,35 @@ export async function createStudent(
     })
     .returning();
   if (!row) throw new Error('student was not created');
-  return { id: row.id, lastName: row.lastName, dlNumber: row.dlNumber, email: row.email };
+  return { id: row.id, lastName: row.lastName, dlNumber: row.dlNumber, email: row.email, address: row.address };
 }
 
 /** Marks a student paid (until the payments feature has its own factory). */
 export async function markStudentPaid(db: Db, studentId: number, at = new Date()): Promise<void> {
   await db.update(students).set({ paymentAt: at }).where(eq(students.id, studentId));
 }
+
+/**
+ * What the browser that registered a student holds (decision 048): the payment cookie, as a
+ * Cookie header value, for a student made by createStudent (a registration sets it itself).
+ */
+export function paymentCookieFor(db: Db, studentId: number): Promise<string> {
+  const issued = paymentCookies.get(db) ?? new Map<number, Promise<string>>();
+  paymentCookies.set(db, issued);
+  // One per student, as one browser holds one: calls at once (a double click) carry the same.
+  let cookie = issued.get(studentId);
+  if (!cookie) {
+    const token = createToken();
+    cookie = db
+      .update(students)
+      .set({ paymentTokenHash: hashToken(token) })
+      .where(eq(students.id, studentId))
+      .then(() => `${PAYMENT_COOKIE}=${token}`);
+    issued.set(studentId, cookie);
+  }
+  return cookie;
+}
+const paymentCookies = new WeakMap<Db, Map<number, Promise<string>>>();
 
 export interface CreatedStaff {
   id: number;

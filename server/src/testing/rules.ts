@@ -1,5 +1,9 @@
 import { inArray } from 'drizzle-orm';
-import { identityChecks, modules, seatTimeLedger } from '../db/schema.ts';
+import { readRulesProfiles } from '../db/content-files.ts';
+import { PERSONAL_QUESTION_KEYS, PERSONAL_QUESTIONS_TO_ANSWER } from '@ts/contract';
+import { identityChecks, modules, personalAnswers, seatTimeLedger } from '../db/schema.ts';
+import { normaliseAnswer } from '../features/identity-checks/identity-answers.ts';
+import { hashPassword } from '../platform/passwords.ts';
 import { localDate } from '../platform/clock.ts';
 import type { TestApp } from './build-test-app.ts';
 import { type ApiClient, apiClient } from './course.ts';
@@ -9,9 +13,12 @@ import { signInStudent } from './sign-in.ts';
 /** Seconds credited to each module: more than any sample profile asks of a module, a chapter or the course. */
 const GENEROUS_SECONDS_PER_MODULE = 2 * 60 * 60;
 
+/** What satisfySeatTimeAndIdentity answers to every personal question. */
+export const PERSONAL_TEST_ANSWER = 'Blue Ridge';
+
 /**
  * Gives a student all the seat time and a passed identity check (one during study, one before the
- * final) straight in the database, so tests of the other rules (quiz limits, windows, routing)
+ * final, and the personal questions a profile may ask) straight in the database, so tests of the other rules (quiz limits, windows, routing)
  * are not held by the seat-time and identity gates of the strict profiles. The ledger only takes
  * inserts; nothing here changes a row.
  */
@@ -33,6 +40,17 @@ export async function satisfySeatTimeAndIdentity(t: TestApp, studentId: number):
     })),
   );
   const counted = rows.length * GENEROUS_SECONDS_PER_MODULE;
+  // A profile that asks personal validation questions has them answered (PERSONAL_TEST_ANSWER each).
+  await t.db.insert(personalAnswers).values(
+    await Promise.all(
+      PERSONAL_QUESTION_KEYS.slice(0, PERSONAL_QUESTIONS_TO_ANSWER).map(async (questionKey) => ({
+        studentId,
+        questionKey,
+        answerHash: await hashPassword(normaliseAnswer(PERSONAL_TEST_ANSWER)),
+        createdAt: now,
+      })),
+    ),
+  );
   await t.db.insert(identityChecks).values(
     (['random', 'before_final'] as const).map((reason) => ({
       studentId,
@@ -52,8 +70,15 @@ export interface RulesStudent extends CreatedStudent {
   client: ApiClient;
 }
 
+/** The version of a rules profile that content/rules holds now (what a new enrolment gets). */
+export function currentProfileVersion(profileId: string): number {
+  const profile = readRulesProfiles().find((candidate) => candidate.id === profileId);
+  if (!profile) throw new Error(`no rules profile ${profileId}`);
+  return profile.version;
+}
+
 /**
- * A paid, signed-in student in a court of their own under a rules profile (version 1 unless
+ * A paid, signed-in student in a court of their own under a rules profile (its current version unless
  * told), registered now by the test clock, with the seat time and identity checks done.
  */
 export async function createRulesStudent(
@@ -65,7 +90,7 @@ export async function createRulesStudent(
   const student = await createStudent(t.db, {
     courtId: court.id,
     rulesProfileId: profile,
-    rulesProfileVersion: options.version ?? 1,
+    rulesProfileVersion: options.version ?? currentProfileVersion(profile),
     courtDueDate: options.courtDueDate ?? null,
     createdAt: t.clock.now(),
   });

@@ -7,6 +7,7 @@ export { ModulePage } from '../features/course/module-page.tsx';
 export { QuizPage } from '../features/course/quiz-page.tsx';
 export { ScorePage } from '../features/course/score-page.tsx';
 export { VideoTestPage } from '../features/course/video-test-page.tsx';
+export { PersonalQuestionsPage } from '../features/course/personal-questions.tsx';
 export { CertificatesPage } from '../features/certificates/certificates-page.tsx';
 
 /** Spec 2 gives both /final and /final-exam for the final exam. */

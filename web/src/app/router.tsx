@@ -110,6 +110,7 @@ export const router = createBrowserRouter([
               { path: '/certificate', lazy: lazyPage(course, (m) => m.CertificatesPage) },
               { path: '/score', lazy: lazyPage(course, (m) => m.ScorePage) },
               { path: '/video-test', lazy: lazyPage(course, (m) => m.VideoTestPage) },
+              { path: '/personal-questions', lazy: lazyPage(course, (m) => m.PersonalQuestionsPage) },
             ],
           },
         ],

@@ -5,6 +5,7 @@ import { callApi } from '../lib/api.ts';
 import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
 import { useCompletedChapters } from '../features/course/course-queries.ts';
 import { IdentityCheckDialog } from '../features/course/identity-check.tsx';
+import { PersonalQuestionsGate } from '../features/course/personal-questions.tsx';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 import { useSchoolName } from '../lib/queries.ts';
@@ -51,6 +52,8 @@ export function StudentLayout() {
       />
       {/* Identity checks (decision 012): nothing shows under a profile without them. */}
       <IdentityCheckDialog />
+      {/* Personal validation questions (decision 050): only a profile that asks them sends the student there. */}
+      <PersonalQuestionsGate />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { adminStudentsApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { ANY_STAFF, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { courtLimitedStaff, withStaffProbeThrottle } from '../auth/throttle.ts';
 import { getStudentDetail, listAdminStudents, updateStudentContact } from './admin-students.service.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
@@ -25,8 +26,10 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }:
     app,
     adminStudentsApi.updateContact,
     staffRoles('super_admin', 'admin', 'court_admin'),
-    async ({ params, body, auth }) => {
-      await updateStudentContact(db, clock, { auth, staffId: auth.staffId, studentId: params.id, contact: body });
+    async ({ params, body, auth, request }) => {
+      await withStaffProbeThrottle(db, clock, courtLimitedStaff(auth, request.ip), () =>
+        updateStudentContact(db, clock, { auth, staffId: auth.staffId, studentId: params.id, contact: body }),
+      );
       return getStudentDetail(db, { auth, clock, schoolTimeZone: config.schoolTimeZone }, params.id);
     },
   );

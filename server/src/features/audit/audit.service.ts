@@ -26,7 +26,8 @@ export type AuditAction =
   | 'request_correction'
   | 'approve_correction'
   | 'reject_correction'
-  | 'update_contact';
+  | 'update_contact'
+  | 'reset_personal_questions';
 
 export interface AuditRecord {
   staffId: number;

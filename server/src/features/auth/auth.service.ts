@@ -10,11 +10,6 @@ import { guessStudentSignIn, staffAccountThrottleSubject, withGuessThrottle } fr
 
 const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
 
-/** Licence numbers are compared as the registration stores them: upper case, no spaces or dashes. */
-export function normaliseDlNumber(dlNumber: string): string {
-  return dlNumber.toUpperCase().replace(/[\s-]/g, '');
-}
-
 type StudentUserRow = Pick<typeof students.$inferSelect, 'id' | 'firstName' | 'lastName' | 'paymentAt' | 'completedAt'>;
 type StaffUserRow = Pick<typeof staff.$inferSelect, 'id' | 'role' | 'name' | 'courtId'>;
 
@@ -66,7 +61,8 @@ export async function authenticateStudent(
   clock: Clock,
   input: { lastName: string; dlNumber: string; ip: string },
 ): Promise<SessionUser> {
-  const dlNumber = normaliseDlNumber(input.dlNumber);
+  // Normalised by the contract (driverLicenseNumber), as the registration stores it.
+  const dlNumber = input.dlNumber;
   const student = await guessStudentSignIn(db, clock, { dlNumber, lastName: input.lastName.trim(), ip: input.ip });
   if (!student) throw invalidLogin();
   return toStudentUser(student);

@@ -6,7 +6,8 @@ import { loginFailures } from '../../db/schema.ts';
 import { timestampOrNull } from '../../db/subquery-columns.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';
-import { tooManyRequests } from '../../plugins/errors.ts';
+import { AppError, tooManyRequests } from '../../plugins/errors.ts';
+import type { Auth } from '../../plugins/session.ts';
 
 /** Issue 2: at most 5 failed attempts per licence number or username per 15 minutes... */
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -97,6 +98,42 @@ export function guessValues(clock: Clock, who: ThrottleSubject) {
     guessIp: who.ip,
     guessSince: new Date(clock.now().getTime() - LOGIN_WINDOW_MS),
   };
+}
+
+/** The staff member whose refused changes withStaffProbeThrottle counts: one limited to a court. */
+export function courtLimitedStaff(auth: Auth | null, ip: string): { staffId: number; ip: string } | null {
+  return auth?.kind === 'staff' && auth.courtId !== null ? { staffId: auth.staffId, ip } : null;
+}
+
+/**
+ * A court-limited staff member's change that another court's enrolment can refuse (an email or a
+ * licence number in use answers 409 DUPLICATE_ACCOUNT): the refusal tells them that a record
+ * they may not see exists, so each one counts as a failed guess of their account, in the budget
+ * its sign-ins use, and over the limit the change is refused with 429 before it runs (whatever
+ * it would have answered). `who` null: school-wide staff, who see every court's records anyway.
+ */
+export async function withStaffProbeThrottle<T>(
+  db: Db,
+  clock: Clock,
+  who: { staffId: number; ip: string } | null,
+  change: () => Promise<T>,
+): Promise<T> {
+  if (!who) return change();
+  const subject: ThrottleSubject = {
+    scope: 'admin',
+    subject: staffAccountThrottleSubject(who.staffId),
+    ip: who.ip,
+    tooManyMessage: 'Too many changes were refused as already in use. Please wait 15 minutes and try again.',
+  };
+  await withGuessThrottle(db, clock, subject, () => Promise.resolve());
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'DUPLICATE_ACCOUNT') {
+      await withGuessThrottle(db, clock, subject, (_tx, recordFailure) => recordFailure());
+    }
+    throw error;
+  }
 }
 
 /**

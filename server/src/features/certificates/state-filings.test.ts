@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { currentProfileVersion } from '../../testing/rules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, RulesProfile, StateFiling, StateFilingRow, StateFilingsOverview } from '@ts/contract';
 import { auditLog, certificateDeliveries, rulesProfiles, students } from '../../db/schema.ts';
@@ -20,7 +21,7 @@ describe('state filings', () => {
     adminId = member.id;
     admin = apiClient(t.app, await signInStaff(t.app, member));
     // A profile like six-hour-daily-cap whose court is emailed once the state has it on file.
-    const held = await getRulesProfile(t.db, 'six-hour-daily-cap', 1);
+    const held = await getRulesProfile(t.db, 'six-hour-daily-cap', currentProfileVersion('six-hour-daily-cap'));
     const courtCopy: RulesProfile = {
       ...held,
       id: 'held-then-court',
@@ -42,7 +43,7 @@ describe('state filings', () => {
     const student = await createStudent(t.db, {
       courtId: court.id,
       rulesProfileId: profile,
-      rulesProfileVersion: 1,
+      rulesProfileVersion: profile === 'six-hour-daily-cap' ? currentProfileVersion(profile) : 1,
       caseNumber: options.caseNumber ?? null,
       state: 'TX',
       dob: '1990-02-03',
@@ -84,7 +85,7 @@ describe('state filings', () => {
       court: first.court.name,
       case_number: 'CR-2026-0042',
       course_profile: '6-hour course, 4 hours a day',
-      profile_version: 1,
+      profile_version: currentProfileVersion('six-hour-daily-cap'),
       status: 'not_filed',
     } satisfies Partial<StateFilingRow>);
 

@@ -4,6 +4,7 @@ import { answerMatches, type IdentityRecord, normaliseAnswer, readDates } from '
 const record: IdentityRecord = {
   dob: '1990-04-15',
   zip: '93721',
+  address: '1234 Main Street',
   dlNumber: 'D1234567',
   courtName: 'Superior Court of California, County of Alameda',
 };

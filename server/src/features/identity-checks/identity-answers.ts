@@ -11,8 +11,15 @@ export interface IdentityRecord {
   /** YYYY-MM-DD, as students.dob. */
   dob: string;
   zip: string;
+  /** The registered street address ("1234 Main Street"). */
+  address: string;
   dlNumber: string;
   courtName: string;
+}
+
+/** The house number of a registered address (its first run of digits), or null when it has none. */
+export function streetNumberOf(address: string): string | null {
+  return /\d+/.exec(address)?.[0] ?? null;
 }
 
 /** Lower case, accents removed, and only letters and digits kept. */
@@ -166,5 +173,13 @@ export function answerMatches(source: IdentitySource, answer: string, record: Id
       const given = normaliseAnswer(answer);
       return given !== '' && given === normaliseAnswer(record.courtName);
     }
+    case 'street_number': {
+      const expected = streetNumberOf(record.address);
+      const given = /\d+/.exec(answer)?.[0];
+      return expected !== null && given !== undefined && Number(given) === Number(expected);
+    }
+    case 'personal':
+      // Compared with the stored hash (personal-questions.ts), never here.
+      return false;
   }
 }

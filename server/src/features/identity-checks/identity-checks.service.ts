@@ -1,6 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
-import { type AdminIdentity, FINAL_EXAM_CHAPTER, type IdentityCheckState, type IdentitySource } from '@ts/contract';
+import {
+  type AdminIdentity,
+  FINAL_EXAM_CHAPTER,
+  type IdentityCheckState,
+  type IdentitySource,
+  type PersonalQuestionKey,
+  SIGN_IN_SOURCES,
+} from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { courseLocks, courts, identityChecks, students } from '../../db/schema.ts';
 import { sumCreditedSeconds } from '../seat-time/seat-time.queries.ts';
@@ -10,7 +17,13 @@ import { assertChapterOpen } from '../progress/chapter-order.ts';
 import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { activeLock, lockIfMissedEnough } from './course-locks.ts';
-import { answerMatches } from './identity-answers.ts';
+import { answerMatches, streetNumberOf } from './identity-answers.ts';
+import {
+  asksPersonalQuestions,
+  assertPersonalQuestionsSet,
+  findPersonalQuestionKeys,
+  personalAnswerMatches,
+} from './personal-questions.ts';
 import { presentCheck, presentLock } from './identity-presenter.ts';
 import {
   type CheckGroup,
@@ -83,6 +96,38 @@ async function isRandomCheckDue(db: Db, studentId: number, rules: IdentityRules,
 
 const pickOne = <T>(items: readonly T[]): T => items[randomInt(items.length)] as T;
 
+interface AskedQuestion {
+  source: IdentitySource;
+  /** For `personal`: which of the student's personal questions. */
+  personalKey: PersonalQuestionKey | null;
+}
+
+/**
+ * The question to ask (decision 050): a source of the profile that this student can answer and
+ * the sign-in does not already carry (never the licence number), preferring those not in `avoid`
+ * (the questions of a check's earlier tries); a `personal` question is one the student chose.
+ */
+async function chooseQuestion(
+  tx: Db,
+  studentId: number,
+  rules: IdentityRules,
+  avoid: ReadonlySet<IdentitySource> = new Set(),
+): Promise<AskedQuestion> {
+  const [student] = await tx.select({ address: students.address }).from(students).where(eq(students.id, studentId));
+  const personalKeys = rules.sources.includes('personal') ? await findPersonalQuestionKeys(tx, studentId) : [];
+  const askable = rules.sources.filter(
+    (source) =>
+      !SIGN_IN_SOURCES.includes(source) &&
+      (source !== 'street_number' || streetNumberOf(student?.address ?? '') !== null) &&
+      (source !== 'personal' || personalKeys.length > 0),
+  );
+  // A profile's sources are never all unaskable (the date of birth is always on file).
+  const candidates = askable.length > 0 ? askable : (['dob'] as const);
+  const fresh = candidates.filter((source) => !avoid.has(source));
+  const source = pickOne(fresh.length > 0 ? fresh : candidates);
+  return { source, personalKey: source === 'personal' ? pickOne(personalKeys) : null };
+}
+
 async function askCheck(
   tx: Db,
   now: Date,
@@ -91,14 +136,15 @@ async function askCheck(
     rules: IdentityRules;
     reason: CheckRow['reason'];
     countedSecondsAtAsk: number;
-    source: IdentitySource;
+    question: AskedQuestion;
   },
 ): Promise<CheckRow> {
   const [row] = await tx
     .insert(identityChecks)
     .values({
       studentId: input.studentId,
-      source: input.source,
+      source: input.question.source,
+      personalKey: input.question.personalKey,
       reason: input.reason,
       countedSecondsAtAsk: input.countedSecondsAtAsk,
       askedAt: now,
@@ -139,6 +185,7 @@ export async function assertNoIdentityHold(
 ): Promise<void> {
   const rules = profile.rules.identityChecks;
   if (!rules.enabled) return;
+  await assertPersonalQuestionsSet(db, studentId, profile.rules);
   const now = clock.now();
   const state = await db.transaction(async (tx) => settleChecks(tx, now, studentId, rules));
   if (state.lock) throw lockedError(state.lock);
@@ -157,7 +204,7 @@ export async function assertNoIdentityHold(
       rules,
       reason: 'before_final',
       countedSecondsAtAsk: await sumCreditedSeconds(tx, studentId),
-      source: pickOne(rules.sources),
+      question: await chooseQuestion(tx, studentId, rules),
     });
   });
   throw pendingError();
@@ -175,6 +222,7 @@ export async function hasIdentityHold(
 ): Promise<boolean> {
   const rules = profile.rules.identityChecks;
   if (!rules.enabled) return false;
+  if (asksPersonalQuestions(profile.rules) && (await findPersonalQuestionKeys(db, studentId)).length === 0) return true;
   const state = await db.transaction(async (tx) => settleChecks(tx, clock.now(), studentId, rules));
   if (state.lock || state.open) return true;
   return (await isRandomCheckDue(db, studentId, rules, state)).due;
@@ -201,7 +249,7 @@ export async function getIdentityCheckState(db: Db, clock: Clock, studentId: num
       rules: identity,
       reason: 'random',
       countedSecondsAtAsk: counted,
-      source: pickOne(identity.sources),
+      question: await chooseQuestion(tx, studentId, identity),
     });
     return { open };
   });
@@ -212,7 +260,13 @@ export async function getIdentityCheckState(db: Db, clock: Clock, studentId: num
 
 async function identityRecord(db: Db, studentId: number) {
   const [row] = await db
-    .select({ dob: students.dob, zip: students.zip, dlNumber: students.dlNumber, courtName: courts.name })
+    .select({
+      dob: students.dob,
+      zip: students.zip,
+      address: students.address,
+      dlNumber: students.dlNumber,
+      courtName: courts.name,
+    })
     .from(students)
     .innerJoin(courts, eq(courts.id, students.courtId))
     .where(eq(students.id, studentId));
@@ -252,22 +306,23 @@ export async function answerIdentityCheck(
       state.rows.filter((candidate) => candidate.id !== row.id),
       identity.retries,
     );
-    const outcome: 'passed' | 'wrong' = answerMatches(row.source, input.answer, record) ? 'passed' : 'wrong';
+    const matches =
+      row.source === 'personal' && row.personalKey
+        ? await personalAnswerMatches(tx, studentId, row.personalKey, input.answer)
+        : answerMatches(row.source, input.answer, record);
+    const outcome: 'passed' | 'wrong' = matches ? 'passed' : 'wrong';
     await tx.update(identityChecks).set({ outcome, answeredAt: now }).where(eq(identityChecks.id, row.id));
     row.outcome = outcome;
     const after = groupChecks(state.rows, identity.retries);
     const group = after.at(-1);
     if (group?.status === 'retrying') {
-      const asked = new Set(group.rows.map((question) => question.source));
-      const fresh = identity.sources.filter((source) => !asked.has(source));
-      const others = identity.sources.filter((source) => source !== row.source);
       await askCheck(tx, now, {
         studentId,
         rules: identity,
         reason: row.reason,
         // A retry belongs to the same check: the schedule runs from when the check began.
         countedSecondsAtAsk: group.rows[0]?.countedSecondsAtAsk ?? row.countedSecondsAtAsk,
-        source: pickOne(fresh.length > 0 ? fresh : others.length > 0 ? others : identity.sources),
+        question: await chooseQuestion(tx, studentId, identity, new Set(group.rows.map((question) => question.source))),
       });
     } else if (group?.status === 'missed') {
       await lockIfMissedEnough(tx, now, studentId, identity, before, after);

@@ -9,6 +9,7 @@ import { type ApiClient, apiClient, moduleIdsOf, recordChapterPassed } from '../
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { currentProfileVersion } from '../../testing/rules.ts';
 import { groupChecks, nextCheckAtSeconds } from './identity-schedule.ts';
 
 const SECOND = 1000;
@@ -22,6 +23,7 @@ interface Learner {
   id: number;
   lastName: string;
   dlNumber: string;
+  address: string;
   courtId: number;
   courtName: string;
   client: ApiClient;
@@ -46,7 +48,7 @@ describe('identity checks and course locks', () => {
     const student = await createStudent(t.db, {
       courtId: court.id,
       rulesProfileId: profile,
-      rulesProfileVersion: 1,
+      rulesProfileVersion: currentProfileVersion(profile),
       dob: DOB,
       createdAt: t.clock.now(),
     });
@@ -137,10 +139,13 @@ describe('identity checks and course locks', () => {
         return ' 07-04-1988 ';
       case 'zip':
         return '93721 ';
-      case 'dl_last4':
-        return ` ${student.dlNumber.slice(-4, -2)} ${student.dlNumber.slice(-2).toLowerCase()} `;
+      case 'street_number':
+        return ` no. ${/\d+/.exec(student.address)?.[0] ?? ''} `;
       case 'court':
         return student.courtName.toLowerCase();
+      case 'personal':
+      case 'dl_last4':
+        throw new Error(`${check.source} is not asked under ${STRICT}`);
     }
   }
 
@@ -510,6 +515,7 @@ describe('identity checks and course locks', () => {
       'expires_at',
       'id',
       'outcome',
+      'personal_key',
       'reason',
       'source',
       'student_id',

@@ -36,7 +36,7 @@ export async function presentCheck(db: Db, now: Date, row: CheckRow): Promise<Op
   const check: OpenIdentityCheck = {
     id: row.id,
     source: row.source,
-    question_key: row.source,
+    question_key: row.source === 'personal' && row.personalKey ? `personal.${row.personalKey}` : row.source,
     reason: row.reason,
     expires_at: row.expiresAt.toISOString(),
     seconds_left: Math.max(0, Math.ceil((row.expiresAt.getTime() - now.getTime()) / 1000)),

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { courts, payments, students, testProviderIntents } from '../../db/schema.ts';
 import { createTestPaymentProvider } from '../../platform/payments/test-provider.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
-import { buildRegistration, createCourt, createStaff, createStudent } from '../../testing/factories.ts';
+import {
+  buildRegistration,
+  createCourt,
+  createStaff,
+  createStudent,
+  paymentCookieFor,
+} from '../../testing/factories.ts';
 import { fulfilPayment } from './payments.service.ts';
 
 // Decision 042: an enrolment's open PaymentIntents are canceled when a new one is made, when it is
@@ -22,8 +28,13 @@ interface IntentAnswer {
   paymentIntentId: string;
 }
 
-const requestIntent = (studentId: number) =>
-  t.app.inject({ method: 'POST', url: '/api/public/payment/intent', payload: { studentId } });
+const requestIntent = async (studentId: number) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/public/payment/intent',
+    payload: { studentId },
+    headers: { cookie: await paymentCookieFor(t.db, studentId) },
+  });
 
 async function startPayment(studentId: number): Promise<IntentAnswer> {
   const response = await requestIntent(studentId);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import { WebhookSignatureError } from '../../platform/payments/provider.ts';
 import { declareAccess, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { badRequest } from '../../plugins/errors.ts';
+import { assertMayPayFor } from './payment-access.ts';
 import {
   fulfilPaymentFromBrowser,
   getPaymentAmount,
@@ -26,7 +27,9 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     }),
   }));
 
+  // The client secret only to the registering browser or the signed-in student (decision 048).
   serve(app, paymentsApi.createIntent, PUBLIC, async ({ body, request }) => {
+    await assertMayPayFor(db, clock, request, body.studentId);
     const intent = await preparePaymentIntent(
       db,
       { clock, provider: payments, log: request.log },

@@ -25,8 +25,12 @@ const REUSABLE_STATUSES = new Set<IntentStatus>([
   'requires_confirmation',
   'requires_action',
 ]);
-/** Statuses in which the money is taken, or on its way: no other intent may be paid. */
-const SETTLED_STATUSES = new Set<IntentStatus>(['succeeded', 'processing']);
+/**
+ * The status in which the money is taken: no other intent is offered. `processing` is not paid
+ * (decision 048): a payment that may yet fail does not stop the student paying again, and if both
+ * settle the later one is recorded for a refund (decision 042's path).
+ */
+const PAID_STATUS: IntentStatus = 'succeeded';
 
 interface RecordedIntent {
   id: string;
@@ -139,19 +143,16 @@ export async function preparePaymentIntent(
     ({ recorded, intent }) =>
       REUSABLE_STATUSES.has(intent.status) && recorded.amountCents === amount && intent.amount === amount,
   );
-  const settled = held.filter(({ intent }) => SETTLED_STATUSES.has(intent.status)).map(({ intent }) => intent);
-  // Paid (or being paid) already: every open intent goes too, and the page is told so.
+  const settled = held.filter(({ intent }) => intent.status === PAID_STATUS).map(({ intent }) => intent);
+  // Paid already: every open intent goes too, and the page is told so.
   if (settled.length > 0) reusable = undefined;
   for (const { intent } of open) {
     if (intent === reusable?.intent) continue;
     const after = await provider.cancelIntent(intent.id);
-    if (after && SETTLED_STATUSES.has(after.status)) settled.push(after);
+    if (after?.status === PAID_STATUS) settled.push(after);
   }
   if (settled.length > 0) {
-    for (const intent of settled) {
-      if (intent.status === 'succeeded') await fulfilPayment(db, context, intent);
-    }
-    // The webhook or the return visit fulfils one still processing.
+    for (const intent of settled) await fulfilPayment(db, context, intent);
     throw alreadyPaid();
   }
   if (reusable) return reusable.intent;

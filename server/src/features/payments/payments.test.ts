@@ -11,6 +11,7 @@ import {
   createStudent,
   type CreatedStudent,
   markStudentPaid,
+  paymentCookieFor,
 } from '../../testing/factories.ts';
 import {
   buildStripeEvent,
@@ -29,8 +30,16 @@ import { WEBHOOK_PATH } from './payments.routes.ts';
 const paymentAmount = (t: TestApp, studentId: number | string) =>
   t.app.inject({ method: 'GET', url: `/api/public/payment/${String(studentId)}/paymentAmount` });
 
-const requestIntent = (t: TestApp, body: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: '/api/public/payment/intent', payload: body });
+/** As the payment page of the browser that registered the student asks (decision 048). */
+const requestIntent = async (t: TestApp, body: { studentId?: unknown } & Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/public/payment/intent',
+    payload: body,
+    ...(typeof body.studentId === 'number'
+      ? { headers: { cookie: await paymentCookieFor(t.db, body.studentId) } }
+      : {}),
+  });
 
 interface IntentAnswer {
   clientSecret: string;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -12,7 +12,7 @@ import type { IssueContext } from '../certificates/certificates.service.ts';
 import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
-import { drawAcrossBanks, drawQuestions, shuffle } from './draw-questions.ts';
+import { drawAcrossBanks, drawQuestions, finalExamHistory, shuffle } from './draw-questions.ts';
 import {
   findFreshOpenAttempt,
   findHeldAttempt,
@@ -160,11 +160,14 @@ async function drawAttempt(
     previous = latest?.questionIds ?? [];
   }
   await assertAttemptAllowed(db, clock, { studentId, chapterId, rules });
-  const seen = new Set(previous);
   const questionIds =
     chapterId === FINAL_EXAM_CHAPTER
-      ? drawAcrossBanks([...content.activeFinalBankByChapter.values()], rules.questionCount, seen)
-      : drawQuestions(activeBank(chapterId), rules.questionCount, seen);
+      ? drawAcrossBanks(
+          [...content.activeFinalBankByChapter.values()],
+          rules.questionCount,
+          finalExamHistory(await findFinalAttemptQuestions(db, studentId)),
+        )
+      : drawQuestions(activeBank(chapterId), rules.questionCount, new Set(previous));
   if (questionIds.length < rules.questionCount) {
     throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
   }
@@ -178,6 +181,21 @@ async function drawAttempt(
     rulesProfileVersion: profile.version,
   });
   return presentAttempt(db, attempt, rules, profile, input.language);
+}
+
+/** The questions of each of the student's final attempts, oldest first (decision 049). */
+async function findFinalAttemptQuestions(db: Db, studentId: number): Promise<number[][]> {
+  const rows = await prepareOnce(db, 'find_final_attempt_questions', (database) =>
+    database
+      .select({ questionIds: quizAttempts.questionIds })
+      .from(quizAttempts)
+      .where(
+        and(eq(quizAttempts.studentId, sql.placeholder('studentId')), eq(quizAttempts.chapterId, FINAL_EXAM_CHAPTER)),
+      )
+      .orderBy(asc(quizAttempts.id))
+      .prepare('find_final_attempt_questions'),
+  ).execute({ studentId });
+  return rows.map((row) => row.questionIds);
 }
 
 /** The student's latest attempt at a quiz, submitted or not (a draw's one read). */

@@ -10,13 +10,14 @@ import {
   resetStudentCourse,
   retakeCourse,
 } from './registration.service.ts';
+import { setPaymentCookie } from '../payments/payment-access.ts';
 
 export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, config, payments }: AppDeps): void {
   // Public: anyone may register. `backdoor` (manual enrolment, paid) counts only for a staff session
   // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
-  serve(app, registrationApi.register, PUBLIC, async ({ body, request }) => {
+  serve(app, registrationApi.register, PUBLIC, async ({ body, request, reply }) => {
     const enrolledBy = body.backdoor === true ? findManualEnrolmentStaffId(await request.getAuth()) : null;
-    return registerStudent(
+    const { studentId, paymentToken } = await registerStudent(
       db,
       {
         clock,
@@ -27,6 +28,8 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
       },
       body,
     );
+    if (paymentToken) setPaymentCookie(reply, paymentToken, config);
+    return { studentId };
   });
 
   // Public, but proven by the reset token the duplicate registration handed out (decision 004).

@@ -66,7 +66,7 @@ export async function registerStudent(
     defaultPriceCents: number;
   },
   input: Registration,
-): Promise<{ studentId: number }> {
+): Promise<{ studentId: number; paymentToken?: string }> {
   const { clock, enrolledByStaffId, schoolTimeZone, ip } = context;
   const dob = parseDateOfBirth(input.dob, clock.now());
   if (!dob) throw badRequest('Date of birth is not a valid date.');
@@ -76,6 +76,8 @@ export async function registerStudent(
     if (!courtDueDate) throw badRequest('The court due date is not a valid date.');
   }
   const probe = enrolledByStaffId === null ? { ip } : null;
+  // Decision 048: the registering browser's key to the card form (a staff enrolment is paid already).
+  const paymentToken = enrolledByStaffId === null ? createToken() : undefined;
   const now = clock.now();
   const person = {
     firstName: input.first_name,
@@ -90,6 +92,7 @@ export async function registerStudent(
     courtId: input.court,
     courtDueDate,
     caseNumber: input.case_number ?? null,
+    paymentTokenHash: paymentToken ? hashToken(paymentToken) : null,
     // Every column a registration writes, whichever path writes it: insertStudentIfClear names
     // them one by one, so a new one must be added there too (the compiler says so).
   } satisfies Record<Exclude<RegisteredColumn, 'createdAt' | ProfileColumn>, unknown>;
@@ -101,7 +104,7 @@ export async function registerStudent(
         { ...person, createdAt: now },
         guessValues(clock, probeOf(input, probe)),
       );
-      if (created) return { studentId: created.id };
+      if (created) return { studentId: created.id, paymentToken };
     }
     // The court's rules profile as it is today stays the enrolment's rules (decision 012).
     const profile = await findCourtProfileRef(db, input.court);
@@ -115,7 +118,7 @@ export async function registerStudent(
         .values({ ...fields, createdAt: now })
         .returning({ id: students.id });
       if (!created) throw new Error('insert returned no row');
-      return { studentId: created.id };
+      return { studentId: created.id, paymentToken };
     }
     return await db.transaction(async (tx) => {
       const [created] = await tx
@@ -172,6 +175,7 @@ const REGISTERED = [
   'state',
   'zip',
   'courtId',
+  'paymentTokenHash',
   'rulesProfileId',
   'rulesProfileVersion',
   'courtDueDate',

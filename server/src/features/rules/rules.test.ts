@@ -21,7 +21,13 @@ import {
   recordChapterPassed,
 } from '../../testing/course.ts';
 import { buildRegistration, createCourt, createStaff, createStudent } from '../../testing/factories.ts';
-import { createRulesStudent, type RulesStudent, satisfySeatTimeAndIdentity, signInAgain } from '../../testing/rules.ts';
+import {
+  createRulesStudent,
+  currentProfileVersion,
+  type RulesStudent,
+  satisfySeatTimeAndIdentity,
+  signInAgain,
+} from '../../testing/rules.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
 import { DEFAULT_RULES_PROFILE } from '../certificates/certificates.service.ts';
 import { getRulesProfile } from './rules.service.ts';
@@ -253,7 +259,7 @@ describe('course rules per profile (decision 012)', () => {
       await passChapter(student.client, t.db, student.id, 1);
       const rows = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, student.id));
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 1 });
+      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 2 });
     });
   });
 
@@ -287,11 +293,11 @@ describe('course rules per profile (decision 012)', () => {
       expect(certificate).toMatchObject({
         routing: 'held_for_state_report',
         rulesProfileId: 'six-hour-daily-cap',
-        rulesProfileVersion: 1,
+        rulesProfileVersion: 2,
         retainUntil: '2031-11-22',
       });
       expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe(
-        '6-hour course, 4 hours a day (version 1)',
+        '6-hour course, 4 hours a day (version 2)',
       );
       // The score page tells the student where the certificate goes.
       expect(await rulesOf(student)).toMatchObject({ certificateRouting: 'held_for_state_report' });
@@ -357,6 +363,7 @@ describe('course rules per profile (decision 012)', () => {
         lastName: registration.last_name,
         dlNumber: registration.dl_number.toUpperCase(),
         email: registration.email,
+        address: registration.address,
         courtId: court.id,
         client: apiClient(t.app, ''),
       };
@@ -567,7 +574,7 @@ describe('course rules per profile (decision 012)', () => {
       const response = await courtRules(court.id);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({
-        profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
+        profile: { id: 'four-hour-identity', version: 2, name: '4-hour course with identity checks' },
         seatTime: {
           minutesPerModule: 12,
           minutesPerChapter: 50,
@@ -616,7 +623,7 @@ describe('course rules per profile (decision 012)', () => {
       expect(seen.statusCode).toBe(200);
       expect(seen.json<StudentRules>().profile).toEqual({
         id: 'four-hour-identity',
-        version: 1,
+        version: 2,
         name: '4-hour course with identity checks',
       });
       const spanish = await adminClient.get(`/api/students/${String(student.id)}/rules`, { 'accept-language': 'es' });
@@ -630,7 +637,7 @@ describe('course rules per profile (decision 012)', () => {
       const detail = await adminClient.get(`/api/admin/students/${String(student.id)}`);
       expect(detail.statusCode).toBe(200);
       expect(detail.json<AdminStudent>()).toMatchObject({
-        rules_profile: { id: 'four-hour-identity', version: 1, name: '4-hour course with identity checks' },
+        rules_profile: { id: 'four-hour-identity', version: 2, name: '4-hour course with identity checks' },
         court_due_date: '2030-01-01',
       });
       // A staff member reading in Spanish sees the profile's Spanish name there too.
@@ -669,6 +676,7 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
       id: studentId,
       lastName: registration.last_name,
       dlNumber: registration.dl_number.toUpperCase(),
+      address: registration.address,
       email: registration.email,
       courtId,
       client: apiClient(t.app, ''),
@@ -681,25 +689,26 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
     const court = await createCourt(t.db, { rulesProfileId: 'four-hour-identity' });
     const before = await register(court.id);
 
-    const v1 = await getRulesProfile(t.db, 'four-hour-identity', 1);
+    const current = currentProfileVersion('four-hour-identity');
+    const pinned = await getRulesProfile(t.db, 'four-hour-identity', current);
     await loadProfile({
-      ...v1,
-      version: 2,
-      quizzes: { ...v1.quizzes, final: { questions: 20, passMark: 16, attempts: 3, waitMinutes: 60 } },
+      ...pinned,
+      version: current + 1,
+      quizzes: { ...pinned.quizzes, final: { questions: 20, passMark: 16, attempts: 3, waitMinutes: 60 } },
       completion: { windowDays: 30, warnDaysBefore: 5 },
     });
     const after = await register(court.id);
 
     const rulesOf = async (student: RulesStudent) =>
       (await student.client.get(`/api/students/${String(student.id)}/rules`)).json<StudentRules>();
-    expect((await rulesOf(before)).profile.version).toBe(1);
+    expect((await rulesOf(before)).profile.version).toBe(current);
     expect((await rulesOf(before)).quizzes.final).toEqual({
       questions: 20,
       passMark: 15,
       attempts: 2,
       waitMinutes: 1440,
     });
-    expect((await rulesOf(after)).profile.version).toBe(2);
+    expect((await rulesOf(after)).profile.version).toBe(current + 1);
     expect((await rulesOf(after)).quizzes.final).toEqual({ questions: 20, passMark: 16, attempts: 3, waitMinutes: 60 });
     expect((await rulesOf(after)).deadline).toBe('2026-12-22');
 
@@ -717,8 +726,8 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
       .select({ studentId: quizAttempts.studentId, version: quizAttempts.rulesProfileVersion })
       .from(quizAttempts)
       .where(eq(quizAttempts.chapterId, 6));
-    expect(versions.find((row) => row.studentId === before.id)?.version).toBe(1);
-    expect(versions.find((row) => row.studentId === after.id)?.version).toBe(2);
+    expect(versions.find((row) => row.studentId === before.id)?.version).toBe(current);
+    expect(versions.find((row) => row.studentId === after.id)?.version).toBe(current + 1);
   });
 
   it('sends the certificate to the student only under a student_only profile', async () => {

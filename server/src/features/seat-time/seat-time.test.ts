@@ -1,14 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminStudent, IdentityCheckState, SeatTimeStatus } from '@ts/contract';
-import { seatTimeLedger } from '../../db/schema.ts';
+import type { AdminStudent, IdentityCheckState, RulesProfile, SeatTimeStatus } from '@ts/contract';
+import { rulesProfiles, seatTimeLedger } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { currentProfileVersion } from '../../testing/rules.ts';
 import { creditForGap } from './seat-time.service.ts';
 import { appendOnPglite } from './heartbeat.service.ts';
+import { getRulesProfile } from '../rules/rules.service.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -17,6 +19,7 @@ interface Learner {
   id: number;
   lastName: string;
   dlNumber: string;
+  address: string;
   courtName: string;
   client: ApiClient;
 }
@@ -32,12 +35,15 @@ describe('seat time', () => {
     await t.close();
   });
 
-  async function learner(profile = 'default', { paid = true } = {}): Promise<Learner> {
+  async function learner(
+    profile = 'default',
+    { paid = true, version = currentProfileVersion(profile) } = {},
+  ): Promise<Learner> {
     const court = await createCourt(t.db, { rulesProfileId: profile });
     const student = await createStudent(t.db, {
       courtId: court.id,
       rulesProfileId: profile,
-      rulesProfileVersion: 1,
+      rulesProfileVersion: version,
     });
     if (paid) await markStudentPaid(t.db, student.id);
     return { ...student, courtName: court.name, client: apiClient(t.app, await signInStudent(t.app, student)) };
@@ -52,9 +58,14 @@ describe('seat time', () => {
     for (let asked = 0; asked < 5; asked += 1) {
       const { check } = (await student.client.get(url)).json<IdentityCheckState>();
       if (!check) return;
-      const answer = { dob: '1988-07-04', zip: '93721', dl_last4: student.dlNumber, court: student.courtName }[
-        check.source
-      ];
+      const answer = {
+        dob: '1988-07-04',
+        zip: '93721',
+        street_number: student.address,
+        personal: '',
+        dl_last4: student.dlNumber,
+        court: student.courtName,
+      }[check.source];
       const answered = await student.client.post(`${url}/${String(check.id)}`, { answer });
       expect(answered.json()).toMatchObject({ outcome: 'passed' });
     }
@@ -306,11 +317,34 @@ describe('seat time', () => {
       expect((await beat(student, moduleOf(0))).module?.countedSeconds).toBe(10);
     });
 
-    it("refuses a chapter's quiz until the chapter's 50 minutes are counted", async () => {
-      const student = await learner('four-hour-identity');
-      // Four modules of 12 minutes: 48 of the chapter's 50.
+    /**
+     * A profile like four-hour-identity whose minimums the course's modules alone do not reach
+     * (its own 12 minutes a module already pass 50 a chapter and 240 in all): one minute a module,
+     * `chapterMinutes` a chapter, `finalMinutes` before the final. Stored as version 1 of `id`.
+     */
+    async function minimumsProfile(id: string, chapterMinutes: number, finalMinutes: number): Promise<string> {
+      const base = await getRulesProfile(t.db, 'four-hour-identity', currentProfileVersion('four-hour-identity'));
+      const profile: RulesProfile = {
+        ...base,
+        id,
+        version: 1,
+        seatTime: {
+          ...base.seatTime,
+          minutesPerModule: 1,
+          minutesPerChapter: chapterMinutes,
+          minutesBeforeFinal: finalMinutes,
+        },
+      };
+      await t.db.insert(rulesProfiles).values({ id, version: 1, definition: profile });
+      return id;
+    }
+
+    it("refuses a chapter's quiz until the chapter's minimum is counted", async () => {
+      // A minute a module, and two minutes more than that for the chapter.
+      const profile = await minimumsProfile('chapter-minimum', chapter1.length + 2, 0);
+      const student = await learner(profile, { version: 1 });
       for (const moduleId of chapter1) {
-        await study(student, moduleId, 12 * MINUTE, 12 * MINUTE);
+        await study(student, moduleId, MINUTE, MINUTE);
         expect((await markComplete(student, moduleId)).statusCode).toBe(200);
       }
       const early = await drawQuiz(student, 1);
@@ -353,21 +387,21 @@ describe('seat time', () => {
       expect(status.course.countedSeconds).toBe(countedAtHold + 30);
     });
 
-    it('refuses the final until 240 minutes of the course are counted', async () => {
-      const student = await learner('four-hour-identity');
+    it("refuses the final until the course's minimum is counted", async () => {
+      const moduleCounts = await Promise.all([1, 2, 3, 4].map(async (id) => (await moduleIdsOf(t.db, id)).length));
+      // A minute a module, and the final 30 minutes past all of them.
+      const studied = moduleCounts.reduce((sum, count) => sum + count, 0);
+      const profile = await minimumsProfile('final-minimum', 1, studied + 30);
+      const student = await learner(profile, { version: 1 });
       for (const chapterId of [1, 2, 3, 4]) {
         const moduleIds = await moduleIdsOf(t.db, chapterId);
-        for (const moduleId of moduleIds) await study(student, moduleId, 12 * MINUTE, 12 * MINUTE);
-        const last = moduleIds[moduleIds.length - 1]!;
-        const short = Math.max(0, 50 - 12 * moduleIds.length);
-        if (short > 0) await study(student, last, short * MINUTE, short * MINUTE);
+        for (const moduleId of moduleIds) await study(student, moduleId, MINUTE, MINUTE);
         for (const moduleId of moduleIds) expect((await markComplete(student, moduleId)).statusCode).toBe(200);
         expect((await drawQuiz(student, chapterId)).statusCode).toBe(200);
         expect((await takeQuiz(student.client, t.db, student.id, chapterId, 10)).statusCode).toBe(200);
       }
-      // 50 + 50 + 60 (five modules) + 50 minutes.
       const counted = (await seatTime(student)).course.countedSeconds;
-      expect(counted).toBe(210 * 60);
+      expect(counted).toBe(studied * 60);
 
       const early = await drawQuiz(student, 6);
       expect(early.statusCode).toBe(409);

@@ -7,6 +7,7 @@ import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { describeMailFailure } from '../../platform/mail/mailer.ts';
+import { assertStrongStaffPassword } from '../../platform/password-strength.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
@@ -362,6 +363,14 @@ export async function setStaffPassword(
   clock: Clock,
   input: { token: string; password: string },
 ): Promise<void> {
+  // Whose link it is, to hold the password to its rules (a link that does not work is refused below).
+  const [member] = await db
+    .select({ username: staff.username, email: staff.email })
+    .from(staffPasswordTokens)
+    .innerJoin(staff, eq(staff.id, staffPasswordTokens.staffId))
+    .where(eq(staffPasswordTokens.tokenHash, hashToken(input.token)));
+  if (!member) throw invalidLink();
+  assertStrongStaffPassword(input.password, member);
   const passwordHash = await hashPassword(input.password);
   const done = await db.transaction(async (tx) => {
     const now = clock.now();
@@ -430,6 +439,7 @@ export async function changeStaffPassword(
       await recordFailure();
       return false;
     }
+    assertStrongStaffPassword(input.newPw, member);
     const now = clock.now();
     await tx
       .update(staff)

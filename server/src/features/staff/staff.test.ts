@@ -265,6 +265,55 @@ describe('staff accounts and passwords', () => {
     });
   });
 
+  describe('strong staff passwords (decision 047)', () => {
+    it.each([
+      ['one letter twelve times', () => 'aaaaaaaaaaaa', 'too_guessable'],
+      ['a run of digits', () => '123456789012', 'too_guessable'],
+      ['a common password with digits', () => 'password1234', 'too_guessable'],
+      ['the username twice', (member: { username: string }) => `${member.username}${member.username}`, 'contains_name'],
+      [
+        "the email's name with a year",
+        (member: { email: string }) => `${member.email.split('@')[0]!}2026!`,
+        'contains_name',
+      ],
+    ] as const)(
+      'refuses %s as a new password with WEAK_PASSWORD saying why, and keeps the old one',
+      async (_, make, reason) => {
+        const { member, client } = await signedIn(t, 'admin');
+        const response = await client.post('/api/admin/change-password', {
+          userId: member.id,
+          currentPw: member.password,
+          newPw: make(member),
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ error: { code: 'WEAK_PASSWORD', reason } });
+        expect((await signIn(t, member.username, member.password)).statusCode).toBe(200);
+        expect(await auditEntries(t, 'change_password', member.id)).toEqual([]);
+      },
+    );
+
+    it('refuses a password shorter than 12 characters as invalid input', async () => {
+      const { member, client } = await signedIn(t, 'admin');
+      const response = await client.post('/api/admin/change-password', {
+        userId: member.id,
+        currentPw: member.password,
+        newPw: 'Xq7#pLm2$v',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    });
+
+    it('refuses a weak password chosen through a set-password link, which still works for a strong one', async () => {
+      const { input, token } = await createAccount();
+      const weak = await setPassword(t, token, `${input.username}-secret`);
+      expect(weak.statusCode).toBe(400);
+      expect(weak.json()).toMatchObject({ error: { code: 'WEAK_PASSWORD', reason: 'contains_name' } });
+
+      expect((await setPassword(t, token, 'violet kettle ninety lamp')).statusCode).toBe(200);
+      expect((await signIn(t, input.username, 'violet kettle ninety lamp')).statusCode).toBe(200);
+    });
+  });
+
   describe('who may manage staff accounts (decision 011)', () => {
     it('lets only a super_admin reach /api/admin/users*: 403 for admin, clerk, court-limited admin and clerk and student, 401 anonymous (4 routes x 6 callers)', async () => {
       const target = await createStaff(t.db, { role: 'clerk' });

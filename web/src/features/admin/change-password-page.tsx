@@ -9,6 +9,7 @@ import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { PasswordPair } from '../../components/password-pair.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { weakPasswordMessage } from '../auth/weak-password.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
@@ -48,7 +49,11 @@ export function ChangePasswordPage() {
       setMessage({ tone: 'success', text: t('changePassword.success') });
     } catch (error) {
       const tooMany = error instanceof ApiError && error.status === 429;
-      setMessage({ tone: 'error', text: tooMany ? t('changePassword.tooMany') : t('changePassword.failure') });
+      const weak = weakPasswordMessage(error, t);
+      setMessage({
+        tone: 'error',
+        text: weak ?? (tooMany ? t('changePassword.tooMany') : t('changePassword.failure')),
+      });
     }
   }
 

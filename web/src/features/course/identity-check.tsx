@@ -11,6 +11,7 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { formatMoment } from '../../lib/dates.ts';
 import { useStudentRules } from '../rules/rules-messages.tsx';
+import { personalQuestionsKey } from './personal-questions.tsx';
 
 /**
  * Identity checks (issue 8, decision 012). The server asks a question of the student's own record
@@ -25,14 +26,20 @@ export const IDENTITY_POLL_MS = 60_000;
 
 const identityKey = (studentId: number) => ['identity-check', studentId] as const;
 
-/** A refusal that an identity check (409) or a course lock (423) explains. */
+/** A refusal that an identity check (409), a course lock (423) or unanswered personal questions (409) explain. */
 export function isIdentityHold(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.code === 'IDENTITY_CHECK_PENDING' || error.code === 'COURSE_LOCKED');
+  return (
+    error instanceof ApiError &&
+    (error.code === 'IDENTITY_CHECK_PENDING' ||
+      error.code === 'COURSE_LOCKED' ||
+      error.code === 'PERSONAL_QUESTIONS_REQUIRED')
+  );
 }
 
 /** The page's own words for such a refusal, or null for any other error. */
 export function identityHoldText(error: unknown, t: TFunction): string | null {
   if (!isIdentityHold(error)) return null;
+  if (error.code === 'PERSONAL_QUESTIONS_REQUIRED') return t('personalQuestions.required');
   return error.code === 'COURSE_LOCKED' ? t('identity.lockedShort') : t('identity.answerFirst');
 }
 
@@ -73,13 +80,18 @@ export function useIdentityCheckDue(): () => void {
  */
 export function useIdentityHold(): (error: unknown) => boolean {
   const ask = useAskIdentityCheck();
+  const queryClient = useQueryClient();
+  const studentId = useStoredUser()?.id ?? 0;
   return useCallback(
     (error: unknown) => {
       if (!isIdentityHold(error)) return false;
-      ask();
+      // The gate (personal-questions.tsx) reads the answer again and sends the student to set them.
+      if (error.code === 'PERSONAL_QUESTIONS_REQUIRED') {
+        void queryClient.invalidateQueries({ queryKey: personalQuestionsKey(studentId) });
+      } else ask();
       return true;
     },
-    [ask],
+    [ask, queryClient, studentId],
   );
 }
 
@@ -206,15 +218,17 @@ export function IdentityCheckDialog() {
   );
 }
 
-const QUESTIONS: Record<OpenIdentityCheck['question_key'], string> = {
-  dob: 'identity.question.dob',
-  zip: 'identity.question.zip',
-  dl_last4: 'identity.question.dl_last4',
-  court: 'identity.question.court',
-};
+/** The question a check asks: of the record, or one of the student's personal questions (`personal.<key>`). */
+function questionText(questionKey: string, t: TFunction): string {
+  if (questionKey.startsWith('personal.'))
+    return t(`personalQuestions.question.${questionKey.slice('personal.'.length)}`);
+  return t(`identity.question.${questionKey}`);
+}
 
 /** Said to screen readers as time runs short (the visible countdown itself is not read out each second). */
 const ANNOUNCED_AT = [60, 30, 10];
+/** From here the page warns on screen, and screen readers hear it at the mark (decision 050). */
+const HURRY_SECONDS = 30;
 
 function QuestionForm({
   studentId,
@@ -244,7 +258,12 @@ function QuestionForm({
   const timeUpSent = useRef(false);
   // Screen readers hear the time left at a few marks only; the text stays until the next mark.
   const [announcement, setAnnouncement] = useState('');
-  const mark = ANNOUNCED_AT.includes(secondsLeft) ? t('identity.timeLeft', { time: clockText(secondsLeft) }) : null;
+  const mark = !ANNOUNCED_AT.includes(secondsLeft)
+    ? null
+    : secondsLeft === HURRY_SECONDS
+      ? t('identity.hurry')
+      : t('identity.timeLeft', { time: clockText(secondsLeft) });
+  const hurry = secondsLeft > 0 && secondsLeft <= HURRY_SECONDS;
   if (mark !== null && mark !== announcement) setAnnouncement(mark);
 
   useEffect(() => {
@@ -274,7 +293,7 @@ function QuestionForm({
     }
   }
 
-  const question = t(QUESTIONS[check.question_key]);
+  const question = questionText(check.question_key, t);
   const choices = check.choices;
   return (
     <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={introId}>
@@ -292,6 +311,11 @@ function QuestionForm({
       <p role="timer" aria-live="off" className="mt-3 text-sm font-semibold text-slate-800">
         {t('identity.timeLeft', { time: clockText(secondsLeft) })}
       </p>
+      {hurry && (
+        <p className="mt-2 rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
+          {t('identity.hurry')}
+        </p>
+      )}
       <p className="sr-only" aria-live="polite">
         {announcement}
       </p>

@@ -106,7 +106,7 @@ export function RegistrationFields({
       <TextField
         label={t('fields.dl_number')}
         autoComplete="off"
-        error={errorOf('dl_number')}
+        error={errorOf('dl_number', t('register.badDlNumber'))}
         {...register('dl_number')}
       />
       <Controller
