@@ -150,6 +150,8 @@ export const AdminIdentitySchema = z.object({
       outcome: z.enum(['passed', 'wrong', 'timed_out']).nullable(),
     }),
   ),
+  /** Personal validation questions (decision 050): whether the profile asks them and which are answered. */
+  personal: z.object({ required: z.boolean(), chosen: z.array(PersonalQuestionKeySchema) }),
   /** The lock in force now, or null. */
   lock: z
     .object({

@@ -278,6 +278,12 @@ const RouteSamples: Record<string, Sample> = {
   'POST /api/admin/users body.role': () => 'clerk',
   'POST /api/admin/users body.court_id': () => null,
   'PUT /api/admin/users/:id body.court_id': () => null,
+  // Five different personal questions (decision 050): a sample's one-item list would be refused.
+  'PUT /api/students/:id/personal-questions body.answers': () =>
+    ['first_car_make', 'birth_city', 'first_pet_name', 'first_job', 'first_concert'].map((key) => ({
+      key,
+      answer: 'Fresno',
+    })),
 };
 
 export interface FuzzRequest {

@@ -138,6 +138,19 @@ const ROWS: Row[] = [
     }),
   },
   {
+    // Decision 050: admins reset a student's personal questions within their court scope; no clerk.
+    route: 'POST /api/admin/students/:id/personal-questions/reset',
+    request: (world, court) => ({
+      method: 'POST',
+      url: `/api/admin/students/${String(world.students[court].id)}/personal-questions/reset`,
+      payload: { reason: 'The student forgot the answers.' },
+    }),
+    expected: staffOnly((caller, court) => {
+      if (isClerk(caller)) return { status: 403 };
+      return { status: coversCourt(caller, court) ? 200 : 404 };
+    }),
+  },
+  {
     // Issue 17: exceptions to a student's rules, made as a lock is lifted: admins within their
     // court scope, never a clerk.
     route: 'POST /api/admin/students/:id/exceptions',

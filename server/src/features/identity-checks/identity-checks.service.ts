@@ -356,7 +356,9 @@ export async function getStudentIdentity(db: Db, clock: Clock, studentId: number
     .orderBy(asc(identityChecks.id));
   const now = clock.now();
   const lock = await activeLock(db, studentId, now);
+  const { rules } = await getStudentProfile(db, studentId);
   return {
+    personal: { required: asksPersonalQuestions(rules), chosen: await findPersonalQuestionKeys(db, studentId) },
     checks: rows.map((row) => ({
       source: row.source,
       reason: row.reason,

@@ -117,7 +117,10 @@ describe('personal validation questions', () => {
     expect(rows).toHaveLength(5);
     for (const row of rows) {
       expect(row.answerHash).toMatch(/^\$argon2id\$/);
-      for (const { answer } of ANSWERS) expect(row.answerHash.toLowerCase()).not.toContain(answer.toLowerCase());
+      // No answer in the clear (the short ones could turn up in any base64 by chance).
+      for (const { answer } of ANSWERS.filter(({ answer }) => answer.length >= 6)) {
+        expect(row.answerHash.toLowerCase()).not.toContain(answer.toLowerCase().replace(/[^a-z]/g, ''));
+      }
     }
     expect(new Set(rows.map((row) => row.answerHash)).size).toBe(5);
     const again = await answerAll(student);

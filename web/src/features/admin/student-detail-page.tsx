@@ -26,6 +26,7 @@ import { useStoredUser } from '../../lib/session.ts';
 import { formatDay, formatShortDate, schoolToday } from '../../lib/dates.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { StudentIdentitySection } from './student-identity-section.tsx';
+import { StudentPersonalQuestionsSection } from './student-personal-questions-section.tsx';
 import { StudentExceptionsSection } from './student-exceptions-section.tsx';
 import { StudentCorrectionsSection } from './corrections-page.tsx';
 import { StudentContactSection } from './student-contact-section.tsx';
@@ -327,6 +328,18 @@ export function StudentDetailPage() {
         busy={busy}
         onUnlock={() =>
           void act(() => callApi(identityChecksApi.unlock, { params: { id } }), t('identity.admin.unlockError'))
+        }
+      />
+
+      <StudentPersonalQuestionsSection
+        personal={student.identity?.personal}
+        canReset={(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at}
+        busy={busy}
+        onReset={(reason) =>
+          act(
+            () => callApi(identityChecksApi.resetPersonalQuestions, { params: { id }, body: { reason } }),
+            t('personalQuestions.admin.failed'),
+          )
         }
       />
 
