@@ -196,8 +196,9 @@ export function renderTopicHtml(markdown: string): string {
   return marked.parse(markdown, { async: false, gfm: true });
 }
 
-function readModules(contentDir: string, chapterId: number): ModuleContent[] {
-  const folder = path.join(contentDir, 'course', `chapter-${String(chapterId)}`);
+/** `root`: the folder of content/ holding chapter-N folders (the shared `course`, or `editions/<id>`); `keyPrefix` marks an edition's keys. */
+function readModules(contentDir: string, chapterId: number, root = 'course', keyPrefix = ''): ModuleContent[] {
+  const folder = path.join(contentDir, root, `chapter-${String(chapterId)}`);
   if (!fs.existsSync(folder)) return [];
   const slugs = [
     ...new Set(
@@ -219,7 +220,7 @@ function readModules(contentDir: string, chapterId: number): ModuleContent[] {
     if (parsed.en.topics.length !== parsed.es.topics.length || parsed.en.topics.length === 0) {
       throw new Error(`${fileSlug}: the English and Spanish files must have the same topics (## headings)`);
     }
-    const key = `ch${String(chapterId)}-${fileSlug.slice(3)}`;
+    const key = `${keyPrefix}ch${String(chapterId)}-${fileSlug.slice(3)}`;
     return {
       key,
       fileSlug,
@@ -243,8 +244,8 @@ function readModules(contentDir: string, chapterId: number): ModuleContent[] {
 const FINAL_CHAPTER_ID = 6;
 
 /** One bank file of a chapter folder (questions.json or final-questions.json), checked. */
-function readQuestionsFile(contentDir: string, chapterId: number, name: string): QuestionContent[] {
-  const file = path.join(contentDir, 'course', `chapter-${String(chapterId)}`, name);
+function readQuestionsFile(contentDir: string, chapterId: number, name: string, root = 'course'): QuestionContent[] {
+  const file = path.join(contentDir, root, `chapter-${String(chapterId)}`, name);
   if (!fs.existsSync(file)) return [];
   return readJson(QuestionsFileSchema, file).map((question) => {
     if (question.en.answers.length !== question.es.answers.length || question.correct >= question.en.answers.length) {
@@ -278,6 +279,39 @@ export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
     }
   }
   return { courts, rulesProfiles, chapters, videos };
+}
+
+const EditionFileSchema = z.object({
+  id: z.string().regex(/^[a-z]{2,10}$/),
+  state: z.string().regex(/^[A-Z]{2}$/),
+  name: z.object({ en: z.string().min(1), es: z.string().min(1) }),
+});
+
+/** A state edition (content/editions/<id>/): the state's own modules and questions, added to chapters of the shared course. */
+export interface EditionContent extends z.infer<typeof EditionFileSchema> {
+  chapters: { id: number; modules: ModuleContent[]; questions: QuestionContent[]; finalQuestions: QuestionContent[] }[];
+}
+
+/** Every state edition of content/editions, read and checked by the content tests (not yet served: see content/README.md). */
+export function readEditions(contentDir = CONTENT_DIR): EditionContent[] {
+  const dir = path.join(contentDir, 'editions');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => fs.existsSync(path.join(dir, name, 'edition.json')))
+    .sort()
+    .map((name) => {
+      const edition = readJson(EditionFileSchema, path.join(dir, name, 'edition.json'));
+      if (edition.id !== name) throw new Error(`${path.join(dir, name)}: edition.json's id must match the folder`);
+      const root = path.join('editions', name);
+      const chapters = [1, 2, 3, 4].map((id) => ({
+        id,
+        modules: readModules(contentDir, id, root, `${name}-`),
+        questions: readQuestionsFile(contentDir, id, 'questions.json', root),
+        finalQuestions: readQuestionsFile(contentDir, id, 'final-questions.json', root),
+      }));
+      return { ...edition, chapters: chapters.filter((chapter) => chapter.modules.length > 0) };
+    });
 }
 
 /** content/rules/<id>.json: the rules profiles (decision 012); `default` must exist. */
