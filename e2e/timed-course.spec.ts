@@ -19,7 +19,7 @@ function answersOf(student: TestStudent): Record<string, string> {
   return {
     'What is your date of birth?': student.dob,
     'What is the ZIP code of your address?': ` ${student.zip} `,
-    "What are the last four characters of your driver's license number?": student.dl_number.slice(-4).toLowerCase(),
+    'What is the house number of your street address?': student.address.split(' ')[0]!,
   };
 }
 

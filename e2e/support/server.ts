@@ -46,7 +46,7 @@ const timedProfile = {
     everyMinutes: 1,
     answerSeconds: 90,
     beforeFinal: false,
-    sources: ['dob', 'zip', 'dl_last4'],
+    sources: ['dob', 'zip', 'street_number'],
     retries: 1,
     missesBeforeLock: 2,
     lockHours: 24,

@@ -119,7 +119,7 @@ export function paymentCookieFor(db: Db, studentId: number): Promise<string> {
   // One per student, as one browser holds one: calls at once (a double click) carry the same.
   let cookie = issued.get(studentId);
   if (!cookie) {
-    const token = createToken();
+    const token = `${String(Date.now() + 10 * 365 * 24 * 3600_000)}.${createToken()}`;
     cookie = db
       .update(students)
       .set({ paymentTokenHash: hashToken(token) })

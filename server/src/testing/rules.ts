@@ -70,6 +70,16 @@ export interface RulesStudent extends CreatedStudent {
   client: ApiClient;
 }
 
+/** A student's own answers to five personal questions, through the API (all PERSONAL_TEST_ANSWER). */
+export async function answerPersonalQuestions(client: ApiClient, studentId: number): Promise<void> {
+  const answers = PERSONAL_QUESTION_KEYS.slice(0, PERSONAL_QUESTIONS_TO_ANSWER).map((key) => ({
+    key,
+    answer: PERSONAL_TEST_ANSWER,
+  }));
+  const response = await client.put(`/api/students/${String(studentId)}/personal-questions`, { answers });
+  if (response.statusCode !== 200) throw new Error(`personal questions: ${response.body}`);
+}
+
 /** The version of a rules profile that content/rules holds now (what a new enrolment gets). */
 export function currentProfileVersion(profileId: string): number {
   const profile = readRulesProfiles().find((candidate) => candidate.id === profileId);

@@ -5,6 +5,7 @@ import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { unauthenticated } from '../../plugins/errors.ts';
 import { clearSessionCookie, endSession, startSession } from '../../plugins/session.ts';
 import { authenticateStaff, authenticateStudent, getSessionUser } from './auth.service.ts';
+import { grantPaymentAccess } from '../payments/payment-access.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(app, authApi.loginStudent, PUBLIC, async ({ body, request, reply }) => {
@@ -14,6 +15,11 @@ export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: 
       ip: request.ip,
     });
     await startSession(db, clock, config, reply, { studentId: user.id });
+    // An unpaid student goes on to the pay page, which signs the session out (spec 2): this
+    // browser keeps the right to the card form (decision 048).
+    if (!user.payment_at) {
+      await grantPaymentAccess(db, clock, reply, { studentId: user.id, secureCookies: config.secureCookies });
+    }
     return { status: 'SUCCESS' as const, user };
   });
 

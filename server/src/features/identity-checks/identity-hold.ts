@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { courseLocks, identityChecks } from '../../db/schema.ts';
+import { PERSONAL_QUESTIONS_TO_ANSWER } from '@ts/contract';
+import { courseLocks, identityChecks, personalAnswers } from '../../db/schema.ts';
+import { asksPersonalQuestions } from './personal-questions.ts';
 import { jsonArrayColumn } from '../../db/subquery-columns.ts';
 import type { StudentProfile } from '../rules/rules.service.ts';
 import { type CheckRow, groupChecks, isRandomCheckDueAt } from './identity-schedule.ts';
@@ -21,6 +23,8 @@ export interface IdentitySnapshot {
   /** Oldest first. */
   questions: AskedQuestion[];
   locked: boolean;
+  /** The personal questions answered and not reset (decision 050). */
+  personalAnswers: number;
 }
 
 /**
@@ -46,6 +50,8 @@ export function identitySnapshotColumns(studentId: SQL, now: SQL) {
       select 1 from ${courseLocks}
       where ${courseLocks.studentId} = ${studentId} and ${courseLocks.unlockedAt} is null
         and (${courseLocks.lockedUntil} is null or ${courseLocks.lockedUntil} > ${now}))`.mapWith(Boolean),
+    personalAnswers: sql<number>`(select count(*) from ${personalAnswers}
+      where ${personalAnswers.studentId} = ${studentId} and ${personalAnswers.archivedAt} is null)`.mapWith(Number),
   };
 }
 
@@ -60,6 +66,9 @@ export function identityHoldFrom(
 ): 'hold' | 'clear' | 'settle' {
   const rules = input.profile.rules.identityChecks;
   if (!rules.enabled) return 'clear';
+  // Personal questions the profile asks and the student has not answered hold the course (decision 050).
+  if (asksPersonalQuestions(input.profile.rules) && snapshot.personalAnswers < PERSONAL_QUESTIONS_TO_ANSWER)
+    return 'hold';
   if (snapshot.questions.some((question) => question.expired)) return 'settle';
   if (snapshot.locked || snapshot.questions.some((question) => question.outcome === null)) return 'hold';
   const groups = groupChecks(snapshot.questions, rules.retries);

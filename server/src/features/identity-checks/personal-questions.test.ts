@@ -110,6 +110,19 @@ describe('personal validation questions', () => {
     expect(after.json()).toMatchObject({ error: { code: 'SEAT_TIME_REQUIRED' } });
   });
 
+  it('credits no study time to a heartbeat while the questions are unanswered, and says the course is held', async () => {
+    const student = await learner();
+    const [moduleId] = await moduleIdsOf(t.db, 1);
+    const beat = () => student.client.post('/api/students/heartbeat', { studentId: student.id, moduleId });
+    expect((await beat()).statusCode).toBe(200);
+    t.clock.advance(30_000);
+    const held = await beat();
+    expect(held.json()).toMatchObject({ identityCheckDue: true, module: { countedSeconds: 0 } });
+    await answerAll(student);
+    t.clock.advance(30_000);
+    expect((await beat()).json()).toMatchObject({ identityCheckDue: false, module: { countedSeconds: 30 } });
+  });
+
   it('keeps only salted hashes of the answers, and sets them once', async () => {
     const student = await learner();
     await answerAll(student);

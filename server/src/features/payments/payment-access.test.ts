@@ -98,6 +98,33 @@ describe('who may have a card form', () => {
     expect((await requestIntent(other.id, session)).statusCode).toBe(404);
   });
 
+  it('hands the card form to the browser where an unpaid student signed in, after the pay page signed it out', async () => {
+    const student = await createStudent(t.db);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/student',
+      payload: { last_name: student.lastName, dl_number: student.dlNumber },
+      remoteAddress: uniqueAddress(),
+    });
+    const set = signedIn.cookies.find((cookie) => cookie.name === PAYMENT_COOKIE);
+    expect(set).toMatchObject({ httpOnly: true, path: '/api/public/payment' });
+    // The pay page signs the session out (spec 2): only the payment cookie is left.
+    const response = await requestIntent(student.id, `${PAYMENT_COOKIE}=${set!.value}`);
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it('sets no payment cookie at the sign-in of a paid student', async () => {
+    const student = await createStudent(t.db);
+    await markStudentPaid(t.db, student.id);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login/student',
+      payload: { last_name: student.lastName, dl_number: student.dlNumber },
+      remoteAddress: uniqueAddress(),
+    });
+    expect(signedIn.cookies.map((cookie) => cookie.name)).not.toContain(PAYMENT_COOKIE);
+  });
+
   it('lets the student pay again while an earlier payment is still processing', async () => {
     const { studentId, cookie } = await register();
     const first = (await requestIntent(studentId, cookie)).json<IntentAnswer>();

@@ -8,6 +8,7 @@ import { prepareOnce } from '../../db/prepared.ts';
 import { courts, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
+import { newPaymentToken } from '../payments/payment-access.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
 import { guessValues, underGuessLimits, withGuessThrottle } from '../auth/throttle.ts';
 import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
@@ -77,7 +78,7 @@ export async function registerStudent(
   }
   const probe = enrolledByStaffId === null ? { ip } : null;
   // Decision 048: the registering browser's key to the card form (a staff enrolment is paid already).
-  const paymentToken = enrolledByStaffId === null ? createToken() : undefined;
+  const paymentToken = enrolledByStaffId === null ? newPaymentToken(clock) : undefined;
   const now = clock.now();
   const person = {
     firstName: input.first_name,

@@ -90,7 +90,7 @@ async function readBeat(
     previousHeartbeatAt: previous === null ? undefined : new Date(previous),
     courseCompleted: row.completedAt !== null,
     completedChapterIds: row.completedChapterIds,
-    identity: { questions: row.identityQuestions, locked: row.courseLocked },
+    identity: { questions: row.identityQuestions, locked: row.courseLocked, personalAnswers: row.personalAnswers },
   };
 }
 

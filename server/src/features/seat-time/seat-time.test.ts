@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
-import { currentProfileVersion } from '../../testing/rules.ts';
+import { answerPersonalQuestions, currentProfileVersion } from '../../testing/rules.ts';
 import { creditForGap } from './seat-time.service.ts';
 import { appendOnPglite } from './heartbeat.service.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
@@ -46,7 +46,10 @@ describe('seat time', () => {
       rulesProfileVersion: version,
     });
     if (paid) await markStudentPaid(t.db, student.id);
-    return { ...student, courtName: court.name, client: apiClient(t.app, await signInStudent(t.app, student)) };
+    const client = apiClient(t.app, await signInStudent(t.app, student));
+    // The Texas-style profiles ask personal questions first (decision 050).
+    if (paid && profile.startsWith('six-hour')) await answerPersonalQuestions(client, student.id);
+    return { ...student, courtName: court.name, client };
   }
 
   /**
@@ -285,7 +288,7 @@ describe('seat time', () => {
         courseCompleted: false,
         completedChapterIds: [],
         previousHeartbeatAt: first!.heartbeatAt,
-        identity: { questions: [], locked: false },
+        identity: { questions: [], locked: false, personalAnswers: 0 },
       };
       // Another tab's heartbeat is written after this one's read.
       await t.db
