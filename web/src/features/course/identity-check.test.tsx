@@ -84,6 +84,31 @@ afterEach(() => {
 });
 
 describe('identity check dialog (decision 012)', () => {
+  it('warns on screen and for screen readers when 30 seconds are left (decision 050)', async () => {
+    answerIdentity(true, () => ({ status: 200, body: { check: check({ seconds_left: 35 }), locked: null } }));
+    const container = renderDialog();
+    await settled();
+    expect(container.textContent).not.toContain('Less than 30 seconds left');
+    await act(async () => {
+      vi.advanceTimersByTime(5_000);
+      await Promise.resolve();
+    });
+    expect(container.textContent).toContain('Less than 30 seconds left: please answer now.');
+    expect(container.querySelector('[aria-live="polite"]')?.textContent).toBe(
+      'Less than 30 seconds left: please answer now.',
+    );
+  });
+
+  it("asks one of the student's personal questions in its own words", async () => {
+    answerIdentity(true, () => ({
+      status: 200,
+      body: { check: check({ source: 'personal', question_key: 'personal.first_car_make' }), locked: null },
+    }));
+    const container = renderDialog();
+    await settled();
+    expect(container.querySelector('label')?.textContent).toBe('What was the make of your first car?');
+  });
+
   it('asks nothing and shows nothing under a profile without identity checks', async () => {
     const api = answerIdentity(false, () => ({ status: 500, body: {} }));
     const container = renderDialog();
