@@ -71,6 +71,27 @@ for (const language of LANGUAGES) {
   );
 }
 
+/** Flesch-Kincaid grade of English text (syllables counted as vowel groups, a rough and usual estimate). */
+function fleschKincaidGrade(text: string): number {
+  const plain = text.replace(/[#*_>`-]/g, ' ');
+  const sentences = Math.max(1, plain.split(/[.!?:]+\s/).filter((sentence) => /[a-z]/i.test(sentence)).length);
+  const wordList = plain.split(/\s+/).filter((word) => /[a-z]/i.test(word));
+  const syllables = wordList.reduce((sum, word) => {
+    const letters = word
+      .toLowerCase()
+      .replace(/[^a-z]/g, '')
+      .replace(/e$/, '');
+    return sum + Math.max(1, (letters.match(/[aeiouy]+/g) ?? []).length);
+  }, 0);
+  return 0.39 * (wordList.length / sentences) + 11.8 * (syllables / Math.max(1, wordList.length)) - 15.59;
+}
+const englishText = content.chapters
+  .flatMap((chapter) => chapter.modules.flatMap((module) => module.topics.map((topic) => topic.markdown.en)))
+  .join('\n');
+console.log(
+  `Reading level of the course text (en, Flesch-Kincaid grade): ${fleschKincaidGrade(englishText).toFixed(1)}`,
+);
+
 const rows = banks.flatMap(({ name, questions }) =>
   LANGUAGES.map((language) => {
     const absolutes = absolutesShares(questions, language);

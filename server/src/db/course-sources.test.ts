@@ -15,7 +15,11 @@ const modules = readCourseContent().chapters.flatMap((chapter) => chapter.module
 function statedFigures(text: string): string[] {
   const percentages = [...text.matchAll(/\b(\d+(?:\.\d+)?)\s?(?:%|percent\b)/g)].map((match) => `${match[1]!}%`);
   const counts = [...text.matchAll(/\b\d{1,3}(?:,\d{3})+\b/g)].map((match) => match[0]);
-  return [...new Set([...percentages, ...counts])];
+  // A death toll however it is written ("684 deaths", "39 children died", "45 were killed").
+  const tolls = [...text.matchAll(/\b(\d[\d,]*)\s+(?:[a-z]+\s+){0,3}?(?:deaths|died|were killed|killed|dead)\b/gi)].map(
+    (match) => match[1]!,
+  );
+  return [...new Set([...percentages, ...counts, ...tolls])];
 }
 
 /** Whether sources.md lists a figure: a count as written, a percentage with "%", " %" or " percent". */
@@ -27,11 +31,9 @@ function listed(figure: string): boolean {
 
 describe('content/sources.md', () => {
   it('finds the figures a text states', () => {
-    expect(statedFigures('In 2023, 40,901 people died; 29% were speeding and 12.5 percent drank.')).toEqual([
-      '29%',
-      '12.5%',
-      '40,901',
-    ]);
+    expect(
+      statedFigures('In 2023, 40,901 people died; 29% were speeding and 12.5 percent drank. 39 children died.'),
+    ).toEqual(['29%', '12.5%', '40,901', '39']);
   });
 
   it.each(modules.map((module) => [module.key, module] as const))(
