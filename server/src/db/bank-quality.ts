@@ -178,6 +178,34 @@ export function similarQuestions(
 }
 
 /**
+ * A chapter-quiz question and a final question that test the same fact of the same module, found
+ * by their `source` phrases (the module's words that answer them) rather than by the wording of
+ * the questions, which a rewrite changes: one phrase holds the other, or they share `threshold`
+ * of their words. A student who passed the quiz would otherwise meet the fact again at the final.
+ */
+export function sameFactPairs(
+  quiz: readonly QuestionContent[],
+  final: readonly QuestionContent[],
+  threshold: number = BANK_LIMITS.similarity,
+): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const f of final) {
+    for (const q of quiz) {
+      if (q.chapter !== f.chapter || q.module !== f.module) continue;
+      const a = normaliseText(f.source?.en ?? '');
+      const b = normaliseText(q.source?.en ?? '');
+      if (a === '' || b === '') continue;
+      const x = significantWords(a);
+      const y = significantWords(b);
+      const shared = [...x].filter((word) => y.has(word)).length;
+      if (a.includes(b) || b.includes(a) || shared / (x.size + y.size - shared) >= threshold)
+        pairs.push([q.key, f.key]);
+    }
+  }
+  return pairs;
+}
+
+/**
  * Questions whose `source` phrase (copied from the module to show where the answer is) is
  * missing, too short to mean anything, or not found in the named module's text.
  */

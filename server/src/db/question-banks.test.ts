@@ -8,6 +8,7 @@ import {
   findRejectedTerms,
   longestCorrectShare,
   shortestCorrectShare,
+  sameFactPairs,
   hedgesShares,
   longestPickerPassChance,
   positionShares,
@@ -64,6 +65,11 @@ describe('the question banks', () => {
 
   it.each(BANKS.filter(([name]) => name.startsWith('chapter')))('%s: holds enough questions', (_name, bank) => {
     expect(bank.length).toBeGreaterThanOrEqual(BANK_LIMITS.chapterBankSize);
+  });
+
+  it("never tests a chapter quiz's fact again at the final (their source phrases differ)", () => {
+    const quiz = content.chapters.filter((chapter) => chapter.id !== 6).flatMap((chapter) => chapter.questions);
+    expect(sameFactPairs(quiz, finalBank)).toEqual([]);
   });
 
   it("gives the final its own bank: enough per chapter, none of it in a chapter's bank", () => {
