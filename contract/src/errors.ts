@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  /** The database cannot be reached (a restart, a failover): nothing was lost; try again shortly. */
+  SERVICE_UNAVAILABLE: 503,
   // Registration and payment.
   DUPLICATE_ACCOUNT: 409,
   ALREADY_PAID: 409,

@@ -75,7 +75,13 @@ declare module 'fastify' {
 }
 
 /** What any call may answer: its own faults (bad JSON, a failed validation), the rate limit, a failure. */
-const ANY_CALL_ERRORS: readonly ErrorCode[] = ['BAD_REQUEST', 'VALIDATION_FAILED', 'TOO_MANY_REQUESTS', 'INTERNAL'];
+const ANY_CALL_ERRORS: readonly ErrorCode[] = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL',
+  'SERVICE_UNAVAILABLE',
+];
 
 /** What an access policy answers before the handler runs (authorize below). */
 function accessErrors(access: Access): readonly ErrorCode[] {

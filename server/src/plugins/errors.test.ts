@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 import { buildRegistration } from '../testing/factories.ts';
-import { AppError, badRequest, forbidden, notFound, registerErrorHandler, tooManyRequests } from './errors.ts';
+import {
+  AppError,
+  badRequest,
+  forbidden,
+  isDatabaseUnreachable,
+  notFound,
+  registerErrorHandler,
+  tooManyRequests,
+} from './errors.ts';
 
 const INTERNAL = { error: { code: 'INTERNAL', message: 'Something went wrong.' } };
 
@@ -172,5 +180,48 @@ describe('registerErrorHandler', () => {
     const response = await get('/bad-answer');
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual(INTERNAL);
+  });
+});
+
+describe('a database that cannot be reached', () => {
+  const pgError = (code: string, message = 'terminating connection due to administrator command') =>
+    Object.assign(new Error(message), { code, severity: 'FATAL', routine: 'ProcessInterrupts' });
+
+  it('is told apart from a statement that failed', () => {
+    expect(isDatabaseUnreachable(pgError('57P01'))).toBe(true);
+    expect(isDatabaseUnreachable(pgError('08006', 'connection failure'))).toBe(true);
+    expect(
+      isDatabaseUnreachable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(isDatabaseUnreachable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnreachable(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+      true,
+    );
+    // Drizzle wraps the driver's error.
+    expect(isDatabaseUnreachable(Object.assign(new Error('Failed query: select 1'), { cause: pgError('57P01') }))).toBe(
+      true,
+    );
+
+    expect(isDatabaseUnreachable(pgError('23505', 'duplicate key value violates unique constraint'))).toBe(false);
+    expect(isDatabaseUnreachable(pgError('22012', 'division by zero'))).toBe(false);
+    expect(isDatabaseUnreachable(new Error('Something else'))).toBe(false);
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After, in the words the page shows', async () => {
+    const app = Fastify({ logger: false });
+    registerErrorHandler(app);
+    app.get('/api/down', () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/down' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toEqual({
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The school is reconnecting to its database. Your work is saved: please try again in a few seconds.',
+      },
+    });
+    await app.close();
   });
 });

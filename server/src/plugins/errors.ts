@@ -91,6 +91,31 @@ export function describeErrorForLog(error: unknown): Record<string, unknown> {
   return { type: name, message: error instanceof Error ? error.message : String(error), stack };
 }
 
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_UNREACHABLE_MESSAGE =
+  'The school is reconnecting to its database. Your work is saved: please try again in a few seconds.';
+
+/** SQLSTATE classes and codes of a connection the server ended or refused (a restart, a failover). */
+const CONNECTION_SQLSTATES = /^(08|57P0[1-3]$)/;
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+const CONNECTION_MESSAGES = /connection terminated|not queryable|connection error|terminating connection/i;
+
+/**
+ * Whether an error says the database could not be reached, rather than that a statement failed:
+ * the call is answered 503 with Retry-After (nothing was written, or it rolled back), never 500.
+ * Drizzle wraps the driver's error as its `cause`.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let candidate = error, depth = 0; candidate && depth < 3; depth += 1) {
+    if (typeof candidate !== 'object') return false;
+    const { code, message, cause } = candidate as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (CONNECTION_SQLSTATES.test(code) || CONNECTION_ERRNOS.has(code))) return true;
+    if (typeof message === 'string' && CONNECTION_MESSAGES.test(message) && !('routine' in candidate)) return true;
+    candidate = cause;
+  }
+  return false;
+}
+
 /**
  * Turns every error into the API's envelope. With `refuseUndeclaredErrors` (the test suite), an
  * AppError whose code the route's contract does not declare becomes a 500 naming it, so every
@@ -137,6 +162,13 @@ export function registerErrorHandler(app: FastifyInstance, options: { refuseUnde
       // Fastify's own client errors (bad JSON, body too large, wrong content type).
       const message = error instanceof Error ? error.message : 'Bad request.';
       return reply.status(status).send({ error: { code: 'BAD_REQUEST', message } });
+    }
+    if (isDatabaseUnreachable(error)) {
+      request.log.warn({ error: describeErrorForLog(error) }, 'database unreachable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNREACHABLE_MESSAGE } });
     }
     // Never leak a stack or SQL to the client; the log has the detail.
     request.log.error({ error: describeErrorForLog(error) }, 'unhandled error');

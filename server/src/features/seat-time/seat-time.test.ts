@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
-import { answerPersonalQuestions, currentProfileVersion } from '../../testing/rules.ts';
+import { answerPersonalQuestions, currentProfileVersion, PERSONAL_TEST_ANSWER } from '../../testing/rules.ts';
 import { creditForGap } from './seat-time.service.ts';
 import { appendOnPglite } from './heartbeat.service.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
@@ -65,7 +65,7 @@ describe('seat time', () => {
         dob: '1988-07-04',
         zip: '93721',
         street_number: student.address,
-        personal: '',
+        personal: PERSONAL_TEST_ANSWER,
         dl_last4: student.dlNumber,
         court: student.courtName,
       }[check.source];
