@@ -7,7 +7,7 @@ import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { describePublicConfig } from './public-config.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, { db, config, payments }: AppDeps): void {
-  // A failing database query makes this a 500, which is what a load balancer needs to see.
+  // A database that cannot be reached makes this a 503 (plugins/errors.ts), which a load balancer reads as down.
   serve(app, healthApi.health, PUBLIC, async () => {
     // Prepared, as a hot query is (load balancers ask often): on PGlite a statement it keeps; on
     // PostgreSQL it waits behind calls under way, as a call's first statement (decision 034).
