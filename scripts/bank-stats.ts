@@ -92,6 +92,26 @@ console.log(
   `Reading level of the course text (en, Flesch-Kincaid grade): ${fleschKincaidGrade(englishText).toFixed(1)}`,
 );
 
+// The state editions: what each adds to the course its students are served.
+console.table(
+  content.editions.map((edition) => {
+    const modules = edition.chapters.flatMap((chapter) => chapter.modules);
+    const questions = edition.chapters.flatMap((chapter) => [...chapter.questions, ...chapter.finalQuestions]);
+    return {
+      edition: edition.id,
+      modules: modules.length,
+      en: modules.reduce((sum, module) => sum + moduleWords(module, 'en'), 0),
+      es: modules.reduce((sum, module) => sum + moduleWords(module, 'es'), 0),
+      courseEn: courseWords(content, 'en') + modules.reduce((sum, module) => sum + moduleWords(module, 'en'), 0),
+      courseEs: courseWords(content, 'es') + modules.reduce((sum, module) => sum + moduleWords(module, 'es'), 0),
+      quizQuestions: edition.chapters.reduce((sum, chapter) => sum + chapter.questions.length, 0),
+      finalQuestions: edition.chapters.reduce((sum, chapter) => sum + chapter.finalQuestions.length, 0),
+      longestCorrectEn: percent(longestCorrectShare(questions, 'en')),
+      shortestCorrectEn: percent(shortestCorrectShare(questions, 'en')),
+    };
+  }),
+);
+
 const rows = banks.flatMap(({ name, questions }) =>
   LANGUAGES.map((language) => {
     const absolutes = absolutesShares(questions, language);

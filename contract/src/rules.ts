@@ -64,6 +64,15 @@ export const RulesProfileSchema = z.object({
   version: z.number().int().positive(),
   name: TranslatedText,
   description: TranslatedText,
+  /**
+   * The state edition its students are served beside the shared course (content/editions/<id>):
+   * the state's own modules and questions. null: the shared course alone.
+   */
+  edition: z
+    .string()
+    .regex(/^[a-z]{2,10}$/)
+    .nullable()
+    .default(null),
   seatTime: z.object({
     /** Active minutes a student must spend in each module before Mark Complete. */
     minutesPerModule: z.number().int().min(0),

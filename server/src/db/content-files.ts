@@ -122,6 +122,8 @@ export interface VideoContent {
 }
 
 export interface CourseContent {
+  /** The state editions (content/editions), each served to the students whose profile names it. */
+  editions: EditionContent[];
   courts: CourtsFile;
   rulesProfiles: RulesProfile[];
   chapters: ChapterContent[];
@@ -278,7 +280,13 @@ export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
       }
     }
   }
-  return { courts, rulesProfiles, chapters, videos };
+  const editions = readEditions(contentDir);
+  for (const profile of rulesProfiles) {
+    if (profile.edition !== null && !editions.some((edition) => edition.id === profile.edition)) {
+      throw new Error(`content/rules/${profile.id}.json names an unknown edition "${profile.edition}"`);
+    }
+  }
+  return { courts, rulesProfiles, chapters, videos, editions };
 }
 
 const EditionFileSchema = z.object({
@@ -292,7 +300,7 @@ export interface EditionContent extends z.infer<typeof EditionFileSchema> {
   chapters: { id: number; modules: ModuleContent[]; questions: QuestionContent[]; finalQuestions: QuestionContent[] }[];
 }
 
-/** Every state edition of content/editions, read and checked by the content tests (not yet served: see content/README.md). */
+/** Every state edition of content/editions (decision 051): loaded with the course, served to the students whose profile names it. */
 export function readEditions(contentDir = CONTENT_DIR): EditionContent[] {
   const dir = path.join(contentDir, 'editions');
   if (!fs.existsSync(dir)) return [];

@@ -38,10 +38,37 @@ export interface CourseContent {
   videoByModule: ReadonlyMap<number, VideoRow>;
   /** Every question, retired ones included (past attempts still name them). */
   questionById: ReadonlyMap<number, BankQuestion>;
-  /** A chapter's active questions, by id: what a draw picks from. */
+  /** A chapter's active questions of the shared course, by id: what a draw picks from. */
   activeBankByChapter: ReadonlyMap<number, number[]>;
-  /** The final exam's own active bank (issue 17), by the course chapter each question tests. */
+  /** The final exam's own active bank (decision 023), by the course chapter each question tests. */
   activeFinalBankByChapter: ReadonlyMap<number, number[]>;
+  /** A state edition's active questions, the same two ways, by edition id. */
+  editionBanks: ReadonlyMap<string, { chapter: ReadonlyMap<number, number[]>; final: ReadonlyMap<number, number[]> }>;
+}
+
+/** Whether a module is served to a student of this edition (null: the shared course alone). */
+export function isModuleServed(module: ModuleRow, edition: string | null): boolean {
+  return module.edition === null || module.edition === edition;
+}
+
+/** A chapter's modules as a student of this edition is served them, in course order. */
+export function modulesOfChapter(content: CourseContent, chapterId: number, edition: string | null): ModuleRow[] {
+  return content.modules.filter((module) => module.chapterId === chapterId && isModuleServed(module, edition));
+}
+
+/** A chapter quiz's active bank for a student of this edition: the shared questions and the edition's own. */
+export function chapterBank(content: CourseContent, chapterId: number, edition: string | null): number[] {
+  const own = edition === null ? [] : (content.editionBanks.get(edition)?.chapter.get(chapterId) ?? []);
+  return [...(content.activeBankByChapter.get(chapterId) ?? []), ...own];
+}
+
+/** The final's active bank per course chapter for a student of this edition (shared and the edition's own). */
+export function finalBanks(content: CourseContent, edition: string | null): number[][] {
+  const own = edition === null ? undefined : content.editionBanks.get(edition)?.final;
+  return [...content.activeFinalBankByChapter.entries()].map(([chapter, bank]) => [
+    ...bank,
+    ...(own?.get(chapter) ?? []),
+  ]);
 }
 
 /** Per database: the copy being read or kept, and the newest version heard when its read began. */
@@ -98,10 +125,16 @@ async function readCourseContent(db: Db): Promise<CourseContent> {
   const answersByQuestion = groupBy(read.answers, (answer) => answer.questionId);
   const activeBankByChapter = new Map<number, number[]>();
   const activeFinalBankByChapter = new Map<number, number[]>();
+  const editionBanks = new Map<string, { chapter: Map<number, number[]>; final: Map<number, number[]> }>();
   for (const question of read.questions) {
     if (!question.active) continue;
     const isFinal = question.chapterId === FINAL_EXAM_CHAPTER;
-    const banks = isFinal ? activeFinalBankByChapter : activeBankByChapter;
+    let shelf = { chapter: activeBankByChapter, final: activeFinalBankByChapter };
+    if (question.edition !== null) {
+      shelf = editionBanks.get(question.edition) ?? { chapter: new Map(), final: new Map() };
+      editionBanks.set(question.edition, shelf);
+    }
+    const banks = isFinal ? shelf.final : shelf.chapter;
     const chapter = isFinal ? testedChapter(question.moduleKey) : question.chapterId;
     const bank = banks.get(chapter) ?? [];
     bank.push(question.id);
@@ -119,12 +152,13 @@ async function readCourseContent(db: Db): Promise<CourseContent> {
     ),
     activeBankByChapter,
     activeFinalBankByChapter,
+    editionBanks,
   };
 }
 
-/** The course chapter a final-exam question tests, from its module's key (chN-slug); 0 when it names none. */
+/** The course chapter a final-exam question tests, from its module's key ([edition-]chN-slug); 0 when it names none. */
 function testedChapter(moduleKey: string | null): number {
-  return Number(/^ch(\d+)-/.exec(moduleKey ?? '')?.[1] ?? 0);
+  return Number(/^(?:[a-z]+-)?ch(\d+)-/.exec(moduleKey ?? '')?.[1] ?? 0);
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {

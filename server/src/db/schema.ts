@@ -272,6 +272,8 @@ export const modules = pgTable(
     title: text('title').notNull(),
     titleEs: text('title_es'),
     position: integer('position').notNull(),
+    /** A state edition's module (content/editions/<id>): served only to that edition's students; null: everyone's. */
+    edition: text('edition'),
   },
   (t) => [uniqueIndex('modules_content_key_key').on(t.contentKey), index('modules_chapter_idx').on(t.chapterId)],
 );
@@ -406,6 +408,8 @@ export const questions = pgTable(
     explanationEs: text('explanation_es'),
     /** Retired questions are never drawn again; past results keep their own copy. */
     active: boolean('active').notNull().default(true),
+    /** A state edition's question: drawn only for that edition's students; null: everyone's. */
+    edition: text('edition'),
   },
   (t) => [uniqueIndex('questions_content_key_key').on(t.contentKey), index('questions_chapter_idx').on(t.chapterId)],
 );

@@ -1,8 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { FINAL_EXAM_CHAPTER } from '@ts/contract';
 import type { Db } from './client.ts';
 import { CONTENT_DIR, readCourseContent } from './content-files.ts';
 import { answers, chapters, counties, courts, modules, questions, rulesProfiles, topics, videos } from './schema.ts';
+
+/** An edition's module sits after the shared modules of its chapter (their positions stay below this). */
+const EDITION_POSITION_OFFSET = 100;
 
 export { CONTENT_DIR };
 
@@ -73,7 +77,17 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
       });
 
     const moduleIds = new Map<string, number>();
-    for (const chapter of content.chapters) {
+    // The shared chapters, then each state edition's modules and questions in the chapters they join.
+    const parts = [
+      ...content.chapters.map((chapter) => ({ ...chapter, edition: null as string | null })),
+      ...content.editions.flatMap((edition) =>
+        edition.chapters.flatMap((chapter) => [
+          { id: chapter.id, modules: chapter.modules, questions: chapter.questions, edition: edition.id },
+          { id: FINAL_EXAM_CHAPTER, modules: [], questions: chapter.finalQuestions, edition: edition.id },
+        ]),
+      ),
+    ];
+    for (const chapter of parts) {
       for (const module of chapter.modules) {
         const [row] = await tx
           .insert(modules)
@@ -82,7 +96,9 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
             chapterId: chapter.id,
             title: module.title.en,
             titleEs: module.title.es,
-            position: module.position,
+            // An edition's modules come after the shared ones of their chapter.
+            position: chapter.edition === null ? module.position : EDITION_POSITION_OFFSET + module.position,
+            edition: chapter.edition,
           })
           .onConflictDoUpdate({ target: modules.contentKey, set: { titleEs: fillIfEmpty('modules', 'title_es') } })
           .returning({ id: modules.id });
@@ -111,7 +127,8 @@ export async function loadContent(db: Db, contentDir = CONTENT_DIR): Promise<voi
           .values({
             contentKey: question.key,
             chapterId: chapter.id,
-            moduleKey: `ch${String(question.chapter)}-${question.module.slice(3)}`,
+            moduleKey: `${chapter.edition === null ? '' : `${chapter.edition}-`}ch${String(question.chapter)}-${question.module.slice(3)}`,
+            edition: chapter.edition,
             question: question.en.question,
             questionEs: question.es.question,
             explanation: question.en.explanation,

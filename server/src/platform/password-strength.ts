@@ -1,7 +1,6 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as commonPackage from '@zxcvbn-ts/language-common';
 import * as englishPackage from '@zxcvbn-ts/language-en';
-import { AppError } from '../plugins/errors.ts';
 
 /**
  * Decision 047: a staff password is scored by zxcvbn-ts with its common-password and English
@@ -29,22 +28,17 @@ const fold = (text: string) =>
     .replace(/[^a-z0-9]/g, '');
 
 /**
- * Refuses (400 WEAK_PASSWORD) a staff password that holds the member's username or the local
- * part of their email (names of three characters or more), or that the estimator scores below
+ * Why a staff password is too weak, or null: it holds the member's username or the local part of
+ * their email (names of three characters or more), or the estimator scores it below
  * MIN_STAFF_PASSWORD_SCORE with those names as known words. Its length is the contract's rule.
  */
-export function assertStrongStaffPassword(password: string, member: { username: string; email: string }): void {
+export function staffPasswordWeakness(
+  password: string,
+  member: { username: string; email: string },
+): 'contains_name' | 'too_guessable' | null {
   const names = [member.username, member.email.split('@')[0] ?? ''].map(fold).filter((name) => name.length >= 3);
   const folded = fold(password);
-  if (names.some((name) => folded.includes(name))) {
-    throw new AppError('WEAK_PASSWORD', 'The password must not contain your username or email name.', {
-      reason: 'contains_name',
-    });
-  }
+  if (names.some((name) => folded.includes(name))) return 'contains_name';
   const { score } = strengthEstimator().check(password, [member.username, member.email, ...names]);
-  if (score < MIN_STAFF_PASSWORD_SCORE) {
-    throw new AppError('WEAK_PASSWORD', 'The password is too easy to guess: use a few unrelated words.', {
-      reason: 'too_guessable',
-    });
-  }
+  return score < MIN_STAFF_PASSWORD_SCORE ? 'too_guessable' : null;
 }

@@ -6,13 +6,15 @@ import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 import { completeModulesOf, signInPaidStudent } from '../testing/course.ts';
 import { createStaff, type CreatedStaff } from '../testing/factories.ts';
 import { signInStaff } from '../testing/sign-in.ts';
-import { WEBHOOK_PATH } from '../features/payments/payments.routes.ts';
 import { CROSS_SITE_MESSAGE } from './cross-site.ts';
 
 /**
  * Decisions 044 and 046: a call under /api/, whatever its method, that a browser says comes from
  * another site is refused with 403 before its route runs, whatever cookie it carries.
  */
+
+/** The payment provider's webhook (payments.routes.ts), called by Stripe's servers: the one exemption. */
+const WEBHOOK_PATH = '/api/public/payment/webhook';
 
 const REFUSED = { error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE } };
 

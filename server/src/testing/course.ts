@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { FINAL_EXAM_CHAPTER, type Quiz, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../db/client.ts';
@@ -36,8 +36,18 @@ export function apiClient(app: FastifyInstance, cookie: string): ApiClient {
   };
 }
 
-export async function moduleIdsOf(db: Db, chapterId: number): Promise<number[]> {
-  const rows = await db.select({ id: modules.id }).from(modules).where(eq(modules.chapterId, chapterId));
+/** A chapter's modules as a student of `edition` is served them (null: the shared course), in order. */
+export async function moduleIdsOf(db: Db, chapterId: number, edition: string | null = null): Promise<number[]> {
+  const rows = await db
+    .select({ id: modules.id })
+    .from(modules)
+    .where(
+      and(
+        eq(modules.chapterId, chapterId),
+        edition === null ? isNull(modules.edition) : or(isNull(modules.edition), eq(modules.edition, edition)),
+      ),
+    )
+    .orderBy(asc(modules.position), asc(modules.id));
   return rows.map((row) => row.id);
 }
 
@@ -47,8 +57,9 @@ export async function completeModulesOf(
   db: Db,
   studentId: number,
   chapterId: number,
+  edition: string | null = null,
 ): Promise<void> {
-  for (const moduleId of await moduleIdsOf(db, chapterId)) {
+  for (const moduleId of await moduleIdsOf(db, chapterId, edition)) {
     const response = await client.post('/api/students/moduleComplete', { studentId, moduleId });
     if (response.statusCode !== 200) throw new Error(`moduleComplete ${String(response.statusCode)}: ${response.body}`);
   }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { contentApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
+import type { ProfileRef } from '../../plugins/session.ts';
+import { getPinnedProfile } from '../rules/rules.service.ts';
 import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
@@ -15,6 +17,9 @@ import {
 
 // Every course call needs a signed-in student who has paid (issue 3: 402 otherwise).
 export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
+  /** The student's state edition: their pinned rules profile's (decision 051). */
+  const editionOf = async (auth: { profile: ProfileRef }) => (await getPinnedProfile(db, auth.profile)).rules.edition;
+
   // The students' reads below hand back kept answers (content.service.ts), sent as kept text.
   const kept = { memoisedAnswer: true };
   serve(
@@ -33,7 +38,7 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
       assertOwnRecord(auth, query.userId);
       return listModulesForStudent(db, {
         chapterId: params.chapterId,
-        student: auth,
+        student: { ...auth, edition: await editionOf(auth) },
         language: requestLanguage(request),
       });
     },
@@ -43,7 +48,7 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
   serve(app, contentApi.module, PAID_STUDENT, async ({ params, auth, request }) =>
     getModuleForStudent(db, {
       moduleId: params.moduleId,
-      student: auth,
+      student: { ...auth, edition: await editionOf(auth) },
       language: requestLanguage(request),
     }),
   );

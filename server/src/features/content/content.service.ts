@@ -2,7 +2,7 @@ import { asc } from 'drizzle-orm';
 import type { Chapter, Module, Topic, Video } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { questions } from '../../db/schema.ts';
-import { getCourseContent, type ModuleRow } from '../../db/course-content.ts';
+import { getCourseContent, isModuleServed, type ModuleRow, modulesOfChapter } from '../../db/course-content.ts';
 import { getStudentProgress } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
@@ -24,8 +24,8 @@ export async function listChapters(db: Db, language: Language): Promise<Chapter[
   );
 }
 
-/** The student, and the progress version their session read (getStudentProgress). */
-type ProgressOf = { studentId: number; progressVersion: number };
+/** The student, the progress version their session read (getStudentProgress) and their state edition. */
+type ProgressOf = { studentId: number; progressVersion: number; edition: string | null };
 
 /** Modules with whether this student completed each (progress owns the completions). */
 function presentModules(completed: ReadonlySet<number>, language: Language, rows: ModuleRow[]): Module[] {
@@ -45,12 +45,12 @@ export async function listModulesForStudent(
 ): Promise<Module[]> {
   const content = await getCourseContent(db);
   const progress = await getStudentProgress(db, input.student);
-  // Kept with this student's progress copy, which a new completion replaces.
+  // Kept with this student's progress copy, which a new completion replaces (the edition is the student's own).
   return keptModules(progress, `${String(content.version)} ${String(input.chapterId)} ${input.language}`, () =>
     presentModules(
       progress.moduleIds,
       input.language,
-      content.modules.filter((row) => row.chapterId === input.chapterId),
+      modulesOfChapter(content, input.chapterId, input.student.edition),
     ),
   );
 }
@@ -60,7 +60,8 @@ export async function getModuleForStudent(
   input: { moduleId: number; student: ProgressOf; language: Language },
 ): Promise<Module> {
   const row = (await getCourseContent(db)).moduleById.get(input.moduleId);
-  if (!row) throw notFound('No such module.');
+  // Another state's edition module is not in this student's course (decision 051).
+  if (!row || !isModuleServed(row, input.student.edition)) throw notFound('No such module.');
   const { moduleIds } = await getStudentProgress(db, input.student);
   const [module] = presentModules(moduleIds, input.language, [row]);
   if (!module) throw notFound('No such module.');

@@ -16,7 +16,7 @@ import { prepareOnce } from '../../db/prepared.ts';
 import { COMMIT_UNWAITED } from '../../db/unwaited-commit.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
 import { assertSeatTimeMet, seatTimeMinutes } from '../seat-time/seat-time.service.ts';
-import { getCourseContent } from '../../db/course-content.ts';
+import { getCourseContent, isModuleServed, modulesOfChapter } from '../../db/course-content.ts';
 import {
   assertChapterOpen,
   assertChapterOpenGiven,
@@ -37,7 +37,8 @@ export async function assertChapterExists(db: Db, chapterId: number): Promise<vo
  */
 export async function assertQuizOpen(
   db: Db,
-  student: { studentId: number; progressVersion: number },
+  /** `edition`: the student's state edition, whose modules the chapter also holds (decision 051). */
+  student: { studentId: number; progressVersion: number; edition: string | null },
   chapterId: number,
 ): Promise<void> {
   const progress = await getStudentProgress(db, student);
@@ -47,7 +48,7 @@ export async function assertQuizOpen(
   assertChapterOpenGiven(progress.chapterIds, chapterId);
   if (chapterId === FINAL_EXAM_CHAPTER) return;
   const content = await getCourseContent(db);
-  const moduleIds = content.modules.filter((module) => module.chapterId === chapterId).map((module) => module.id);
+  const moduleIds = modulesOfChapter(content, chapterId, student.edition).map((module) => module.id);
   if (!moduleIds.every((id) => progress.moduleIds.has(id))) {
     throw new AppError('MODULES_INCOMPLETE', 'Please complete every module of this chapter before its quiz.');
   }
@@ -64,7 +65,8 @@ export async function completeModule(
 ): Promise<void> {
   const profile = await assertCourseOpen(db, context, input);
   const module = (await getCourseContent(db)).moduleById.get(input.moduleId);
-  if (!module) throw notFound('No such module.');
+  // Another state's edition module is not this student's course (decision 051).
+  if (!module || !isModuleServed(module, profile.rules.edition)) throw notFound('No such module.');
   const scope = { kind: 'module', moduleId: input.moduleId } as const;
   // Under a profile that asks time per module, a chapter not open yet is told before the time owed.
   if (seatTimeMinutes(profile.rules.seatTime, scope) > 0)

@@ -11,7 +11,13 @@ import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progre
 import type { IssueContext } from '../certificates/certificates.service.ts';
 import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
-import { type BankQuestion, type CourseContent, getCourseContent } from '../../db/course-content.ts';
+import {
+  type BankQuestion,
+  chapterBank,
+  type CourseContent,
+  finalBanks,
+  getCourseContent,
+} from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, finalExamHistory, shuffle } from './draw-questions.ts';
 import {
   findFreshOpenAttempt,
@@ -142,14 +148,15 @@ async function drawAttempt(
   // are never undone), so only the course gate, asked by the caller, is asked again: one query.
   const { open: shown, previousQuestionIds } = await readForDraw(db, input, chapterId);
   if (shown) return presentAttempt(db, shown, rules, profile, input.language);
-  await assertQuizOpen(db, input, chapterId);
+  await assertQuizOpen(db, { ...input, edition: profile.rules.edition }, chapterId);
   await assertSeatTimeMet(db, {
     studentId,
     profile,
     scope: chapterId === FINAL_EXAM_CHAPTER ? { kind: 'course' } : { kind: 'chapter', chapterId },
   });
   const content = await getCourseContent(db);
-  const activeBank = (chapter: number) => content.activeBankByChapter.get(chapter) ?? [];
+  // The shared banks and, for a state edition's student, the edition's own questions (decision 051).
+  const { edition } = profile.rules;
   // The latest attempt's questions are the ones not to draw again: read with the open attempts,
   // or here when this instance's copy answered that none is open. (An attempt a request at the
   // same moment drew since is the one draw_quiz_attempt answers.)
@@ -163,11 +170,11 @@ async function drawAttempt(
   const questionIds =
     chapterId === FINAL_EXAM_CHAPTER
       ? drawAcrossBanks(
-          [...content.activeFinalBankByChapter.values()],
+          finalBanks(content, edition),
           rules.questionCount,
           finalExamHistory(await findFinalAttemptQuestions(db, studentId)),
         )
-      : drawQuestions(activeBank(chapterId), rules.questionCount, new Set(previous));
+      : drawQuestions(chapterBank(content, chapterId, edition), rules.questionCount, new Set(previous));
   if (questionIds.length < rules.questionCount) {
     throw new AppError('QUESTION_BANK_TOO_SMALL', 'This quiz is not available yet. Please try again later.');
   }

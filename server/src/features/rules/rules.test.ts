@@ -259,7 +259,7 @@ describe('course rules per profile (decision 012)', () => {
       await passChapter(student.client, t.db, student.id, 1);
       const rows = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, student.id));
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 2 });
+      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 3 });
     });
   });
 
@@ -293,11 +293,11 @@ describe('course rules per profile (decision 012)', () => {
       expect(certificate).toMatchObject({
         routing: 'held_for_state_report',
         rulesProfileId: 'six-hour-daily-cap',
-        rulesProfileVersion: 2,
+        rulesProfileVersion: 3,
         retainUntil: '2031-11-22',
       });
       expect((certificate.snapshot as { rulesProfile: string }).rulesProfile).toBe(
-        '6-hour course, 4 hours a day (version 2)',
+        '6-hour course, 4 hours a day (version 3)',
       );
       // The score page tells the student where the certificate goes.
       expect(await rulesOf(student)).toMatchObject({ certificateRouting: 'held_for_state_report' });
@@ -574,7 +574,7 @@ describe('course rules per profile (decision 012)', () => {
       const response = await courtRules(court.id);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({
-        profile: { id: 'four-hour-identity', version: 2, name: '4-hour course with identity checks' },
+        profile: { id: 'four-hour-identity', version: 3, name: '4-hour course with identity checks' },
         seatTime: {
           minutesPerModule: 12,
           minutesPerChapter: 50,
@@ -623,7 +623,7 @@ describe('course rules per profile (decision 012)', () => {
       expect(seen.statusCode).toBe(200);
       expect(seen.json<StudentRules>().profile).toEqual({
         id: 'four-hour-identity',
-        version: 2,
+        version: 3,
         name: '4-hour course with identity checks',
       });
       const spanish = await adminClient.get(`/api/students/${String(student.id)}/rules`, { 'accept-language': 'es' });
@@ -637,7 +637,7 @@ describe('course rules per profile (decision 012)', () => {
       const detail = await adminClient.get(`/api/admin/students/${String(student.id)}`);
       expect(detail.statusCode).toBe(200);
       expect(detail.json<AdminStudent>()).toMatchObject({
-        rules_profile: { id: 'four-hour-identity', version: 2, name: '4-hour course with identity checks' },
+        rules_profile: { id: 'four-hour-identity', version: 3, name: '4-hour course with identity checks' },
         court_due_date: '2030-01-01',
       });
       // A staff member reading in Spanish sees the profile's Spanish name there too.

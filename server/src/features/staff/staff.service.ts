@@ -7,7 +7,7 @@ import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { describeMailFailure } from '../../platform/mail/mailer.ts';
-import { assertStrongStaffPassword } from '../../platform/password-strength.ts';
+import { staffPasswordWeakness } from '../../platform/password-strength.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
@@ -351,6 +351,17 @@ export async function issueSetPasswordLink(
   });
   const emailed = await emailLink(deps, log, account, link, 'new_link');
   return linkAnswer(link, emailed);
+}
+
+const WEAK_PASSWORD_MESSAGES = {
+  contains_name: 'The password must not contain your username or email name.',
+  too_guessable: 'The password is too easy to guess: use a few unrelated words.',
+} as const;
+
+/** Refuses (400 WEAK_PASSWORD, saying why) a staff password that is easy to guess (decision 047). */
+function assertStrongStaffPassword(password: string, member: { username: string; email: string }): void {
+  const reason = staffPasswordWeakness(password, member);
+  if (reason) throw new AppError('WEAK_PASSWORD', WEAK_PASSWORD_MESSAGES[reason], { reason });
 }
 
 /**
