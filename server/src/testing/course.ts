@@ -11,6 +11,7 @@ import {
   modules,
   questions,
   quizAttempts,
+  rulesProfiles,
   students,
 } from '../db/schema.ts';
 import { quizRulesFor } from '../features/quiz/quiz-rules.ts';
@@ -51,15 +52,27 @@ export async function moduleIdsOf(db: Db, chapterId: number, edition: string | n
   return rows.map((row) => row.id);
 }
 
-/** Marks every module of a chapter complete through the API. */
+/** The state edition of a student's pinned rules profile (decision 051), null for the shared course alone. */
+export async function editionOfStudent(db: Db, studentId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ definition: rulesProfiles.definition })
+    .from(students)
+    .innerJoin(
+      rulesProfiles,
+      and(eq(rulesProfiles.id, students.rulesProfileId), eq(rulesProfiles.version, students.rulesProfileVersion)),
+    )
+    .where(eq(students.id, studentId));
+  return (row?.definition as { edition?: string | null } | undefined)?.edition ?? null;
+}
+
+/** Marks every module of a chapter the student is served complete through the API (their edition's too). */
 export async function completeModulesOf(
   client: ApiClient,
   db: Db,
   studentId: number,
   chapterId: number,
-  edition: string | null = null,
 ): Promise<void> {
-  for (const moduleId of await moduleIdsOf(db, chapterId, edition)) {
+  for (const moduleId of await moduleIdsOf(db, chapterId, await editionOfStudent(db, studentId))) {
     const response = await client.post('/api/students/moduleComplete', { studentId, moduleId });
     if (response.statusCode !== 200) throw new Error(`moduleComplete ${String(response.statusCode)}: ${response.body}`);
   }
