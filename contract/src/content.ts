@@ -42,7 +42,15 @@ const listChapters = defineEndpoint({
 const listQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/content/questions',
-  response: z.array(z.object({ id: z.number().int(), chapter_id: z.number().int(), question: z.string() })),
+  response: z.array(
+    z.object({
+      id: z.number().int(),
+      chapter_id: z.number().int(),
+      question: z.string(),
+      /** The state edition the question belongs to (decision 051), null for the shared course's. */
+      edition: z.string().nullable(),
+    }),
+  ),
 });
 
 const getModule = defineEndpoint({

@@ -293,6 +293,8 @@ const EditionFileSchema = z.object({
   id: z.string().regex(/^[a-z]{2,10}$/),
   state: z.string().regex(/^[A-Z]{2}$/),
   name: z.object({ en: z.string().min(1), es: z.string().min(1) }),
+  /** Every topic the state names, the rule that names it and the modules (keys) that teach it: the crosswalk. */
+  topics: z.array(z.object({ topic: z.string().min(1), rule: z.string().min(1), modules: z.array(z.string()).min(1) })),
 });
 
 /** A state edition (content/editions/<id>/): the state's own modules and questions, added to chapters of the shared course. */

@@ -19,6 +19,7 @@ import { getPinnedProfile, type StudentProfile } from '../rules/rules.service.ts
 import { findStateFilingDates } from './state-filings.service.ts';
 import { describeTimeline } from './certificate-timeline.ts';
 import { lockStudentRow } from '../../db/student-lock.ts';
+import { readEditions } from '../../db/content-files.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
 /** How a certificate under the default profile (version 1, the spec's course) names its rules. */
@@ -30,6 +31,18 @@ export const DEFAULT_RULES_PROFILE = 'Standard course (version 1)';
  */
 export function describeRulesProfile(profile: StudentProfile): string {
   return `${profile.rules.name.en} (version ${String(profile.version)})`;
+}
+
+let editionNames: ReadonlyMap<string, string> | undefined;
+
+/**
+ * The course's name on a certificate: a state edition's public name for its students (decision
+ * 051, "Texas Driving Safety Course"), the shared course's otherwise. Read once from content/.
+ */
+export function courseNameFor(profile: StudentProfile): string {
+  editionNames ??= new Map(readEditions().map((edition) => [edition.id, edition.name.en]));
+  const { edition } = profile.rules;
+  return (edition === null ? undefined : editionNames.get(edition)) ?? COURSE_NAME;
 }
 
 /** The calendar day `years` after an ISO date (29 February becomes 28 February in a common year). */
@@ -146,7 +159,7 @@ export async function certificateIssueSteps(
       select numbered.number, ${input.studentId}::int, ${input.source}::text, ${input.staffId ?? null}::int,
         numbered.completion_date,
         jsonb_build_object('number', numbered.number, 'studentName', subject.student_name, 'dlNumber', subject.dl_number,
-          'dateOfBirth', subject.date_of_birth, 'courtName', subject.court_name, 'courseName', ${COURSE_NAME}::text,
+          'dateOfBirth', subject.date_of_birth, 'courtName', subject.court_name, 'courseName', ${courseNameFor(pinned)}::text,
           'completionDate', to_char(numbered.completion_date, 'YYYY-MM-DD'),
           'rulesProfile', ${describeRulesProfile(pinned)}::text, 'issuedAt', ${now.toISOString()}::text)
           || case when subject.case_number is null then '{}'::jsonb else jsonb_build_object('caseNumber', subject.case_number) end

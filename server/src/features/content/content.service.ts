@@ -91,9 +91,16 @@ export async function findVideo(db: Db, moduleId: number, language: Language): P
 }
 
 /** The question banks for staff (Modify Questions), in English as they are edited. */
-export async function listQuestions(db: Db): Promise<{ id: number; chapter_id: number; question: string }[]> {
+export async function listQuestions(
+  db: Db,
+): Promise<{ id: number; chapter_id: number; question: string; edition: string | null }[]> {
   return db
-    .select({ id: questions.id, chapter_id: questions.chapterId, question: questions.question })
+    .select({
+      id: questions.id,
+      chapter_id: questions.chapterId,
+      question: questions.question,
+      edition: questions.edition,
+    })
     .from(questions)
     .orderBy(asc(questions.chapterId), asc(questions.id));
 }

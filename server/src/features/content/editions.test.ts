@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Module, Quiz } from '@ts/contract';
 import { chapterBank, finalBanks, getCourseContent } from '../../db/course-content.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
+import { COURSE_NAME } from '../certificates/certificates.service.ts';
 import { completeModulesOf, moduleIdsOf, signInPaidStudent } from '../../testing/course.ts';
 import { createRulesStudent, type RulesStudent } from '../../testing/rules.ts';
 
@@ -64,6 +66,16 @@ describe('state editions', () => {
     expect(finalBanks(content, 'tx').flat().some(isTexas)).toBe(true);
     expect(finalBanks(content, null).flat().some(isTexas)).toBe(false);
     expect(finalBanks(content, 'ca').flat().some(isTexas)).toBe(false);
+  });
+
+  it("names the edition's course on a Texas student's certificate, and the shared course on everyone else's", async () => {
+    const student = await texan();
+    await recordCourseCompletion(t, student.id);
+    const certificate = await onlyCertificateOf(t.db, student.id);
+    expect((certificate.snapshot as { courseName: string }).courseName).toBe('Texas Driving Safety Course');
+    const { id } = await signInPaidStudent(t);
+    await recordCourseCompletion(t, id);
+    expect(((await onlyCertificateOf(t.db, id)).snapshot as { courseName: string }).courseName).toBe(COURSE_NAME);
   });
 
   it("holds a Texas student's chapter quiz until the Texas modules of the chapter are complete too", async () => {

@@ -394,10 +394,10 @@ describe('modify questions', () => {
     });
   });
 
-  it('lists every question of the banks for the list page: id, chapter and text', async () => {
+  it('lists every question of the banks for the list page: id, chapter, text and state edition', async () => {
     const response = await admin.get('/api/content/questions');
     expect(response.statusCode).toBe(200);
-    const list = response.json<{ id: number; chapter_id: number; question: string }[]>();
+    const list = response.json<{ id: number; chapter_id: number; question: string; edition: string | null }[]>();
     const rows = await t.db.select().from(questions);
     expect(list).toHaveLength(rows.length);
     // Chapters 1-4's quiz banks and the final's own (6, issue 17).
@@ -407,7 +407,9 @@ describe('modify questions', () => {
       id: row.id,
       chapter_id: row.chapterId,
       question: row.question,
+      edition: null,
     });
+    expect(new Set(list.map((question) => question.edition))).toEqual(new Set([null, 'ca', 'fl', 'tx']));
   });
 
   it('never changes a result already given, while a new draw shows the edited question', async () => {

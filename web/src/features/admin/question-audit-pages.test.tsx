@@ -42,9 +42,9 @@ describe('Modify Questions list (spec 2, 9)', () => {
     stubApi(() => ({
       status: 200,
       body: [
-        { id: 3, chapter_id: 2, question: 'Second chapter question?' },
-        { id: 1, chapter_id: 1, question: long },
-        { id: 2, chapter_id: 1, question: 'When may you pass on the right?' },
+        { id: 3, chapter_id: 2, question: 'Second chapter question?', edition: null },
+        { id: 1, chapter_id: 1, question: long, edition: null },
+        { id: 2, chapter_id: 1, question: 'When may you pass on the right?', edition: null },
       ],
     }));
     const page = await show('/admin/modify-questions', '/admin/modify-questions', <QuestionsPage />);
@@ -75,9 +75,9 @@ describe('Modify Questions list (spec 2, 9)', () => {
     stubApi(() => ({
       status: 200,
       body: [
-        { id: 1, chapter_id: 1, question: 'When may you pass on the right?' },
-        { id: 2, chapter_id: 1, question: 'What does a yellow light mean?' },
-        { id: 3, chapter_id: 2, question: 'When may you pass a school bus?' },
+        { id: 1, chapter_id: 1, question: 'When may you pass on the right?', edition: null },
+        { id: 2, chapter_id: 1, question: 'What does a yellow light mean?', edition: null },
+        { id: 3, chapter_id: 2, question: 'When may you pass a school bus?', edition: null },
       ],
     }));
     const page = await show('/admin/modify-questions?q=pass&chapter=1', '/admin/modify-questions', <QuestionsPage />);
@@ -87,6 +87,26 @@ describe('Modify Questions list (spec 2, 9)', () => {
     expect(page.querySelector('[role=status]')?.textContent).toBe('Showing 1 of 3 questions');
     expect(byLabel(page, 'Search questions').value).toBe('pass');
     expect(byLabel(page, 'Chapter').value).toBe('1');
+  });
+
+  it("filters by state edition: the shared course's questions or one state's own (decision 051)", async () => {
+    stubApi(() => ({
+      status: 200,
+      body: [
+        { id: 1, chapter_id: 1, question: 'When may you pass on the right?', edition: null },
+        { id: 2, chapter_id: 1, question: 'What does Texas law say about racing?', edition: 'tx' },
+        { id: 3, chapter_id: 1, question: 'What does Florida law say about Move Over?', edition: 'fl' },
+      ],
+    }));
+    const texas = await show('/admin/modify-questions?edition=tx', '/admin/modify-questions', <QuestionsPage />);
+    expect([...texas.querySelectorAll('section a')].map((link) => link.textContent)).toEqual([
+      'What does Texas law say about racing?',
+    ]);
+    expect(byLabel(texas, 'Edition').value).toBe('tx');
+    const shared = await show('/admin/modify-questions?edition=shared', '/admin/modify-questions', <QuestionsPage />);
+    expect([...shared.querySelectorAll('section a')].map((link) => link.textContent)).toEqual([
+      'When may you pass on the right?',
+    ]);
   });
 
   it('says so when the questions cannot be loaded', async () => {

@@ -43,7 +43,9 @@ export function QuestionsPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const chapterFilter = params.get('chapter') ?? '';
-  const setFilter = (key: 'q' | 'chapter', value: string) =>
+  // Decision 051: '' every question, 'shared' the course every student reads, or a state edition's own.
+  const editionFilter = params.get('edition') ?? '';
+  const setFilter = (key: 'q' | 'chapter' | 'edition', value: string) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -54,9 +56,14 @@ export function QuestionsPage() {
       { replace: true },
     );
   const allChapters = [...new Set((questions.data ?? []).map((question) => question.chapter_id))].sort((a, b) => a - b);
+  const allEditions = [
+    ...new Set((questions.data ?? []).flatMap((question) => (question.edition ? [question.edition] : []))),
+  ].sort();
   const shown = (questions.data ?? []).filter(
     (question) =>
-      (chapterFilter === '' || String(question.chapter_id) === chapterFilter) && matchesSearch(question, search),
+      (chapterFilter === '' || String(question.chapter_id) === chapterFilter) &&
+      (editionFilter === '' || (question.edition ?? 'shared') === editionFilter) &&
+      matchesSearch(question, search),
   );
 
   const chapters = new Map<number, { id: number; question: string }[]>();
@@ -93,6 +100,21 @@ export function QuestionsPage() {
               </option>
             ))}
           </SelectField>
+          {allEditions.length > 0 && (
+            <SelectField
+              label={t('questions.editionFilter')}
+              value={editionFilter}
+              onChange={(event) => setFilter('edition', event.target.value)}
+            >
+              <option value="">{t('questions.allEditions')}</option>
+              <option value="shared">{t('questions.sharedCourse')}</option>
+              {allEditions.map((edition) => (
+                <option key={edition} value={edition}>
+                  {t('questions.edition', { state: edition.toUpperCase() })}
+                </option>
+              ))}
+            </SelectField>
+          )}
           <p role="status" className="text-sm text-slate-700 sm:col-span-2">
             {t('questions.shown', { shown: shown.length, total: questions.data.length })}
           </p>
