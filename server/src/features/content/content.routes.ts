@@ -7,6 +7,7 @@ import { PAID_STUDENT, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
 import {
+  assertModuleServed,
   findVideo,
   getModuleForStudent,
   listChapters,
@@ -57,13 +58,17 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
     app,
     contentApi.topics,
     PAID_STUDENT,
-    async ({ params, request }) => listTopics(db, params.moduleId, requestLanguage(request)),
+    async ({ params, auth, request }) => {
+      await assertModuleServed(db, params.moduleId, await editionOf(auth));
+      return listTopics(db, params.moduleId, requestLanguage(request));
+    },
     kept,
   );
 
-  serve(app, contentApi.video, PAID_STUDENT, async ({ params, request }) =>
-    findVideo(db, params.moduleId, requestLanguage(request)),
-  );
+  serve(app, contentApi.video, PAID_STUDENT, async ({ params, auth, request }) => {
+    await assertModuleServed(db, params.moduleId, await editionOf(auth));
+    return findVideo(db, params.moduleId, requestLanguage(request));
+  });
 
   // The question list is for the staff who edit the banks, never for students.
   serve(app, contentApi.questions, staffRoles('super_admin', 'admin'), async () => listQuestions(db));

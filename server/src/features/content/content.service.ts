@@ -68,6 +68,12 @@ export async function getModuleForStudent(
   return module;
 }
 
+/** 404 for another state's edition module (decision 051); a module that does not exist has no topics either. */
+export async function assertModuleServed(db: Db, moduleId: number, edition: string | null): Promise<void> {
+  const module = (await getCourseContent(db)).moduleById.get(moduleId);
+  if (module && !isModuleServed(module, edition)) throw notFound('No such module.');
+}
+
 export async function listTopics(db: Db, moduleId: number, language: Language): Promise<Topic[]> {
   const content = await getCourseContent(db);
   return keptTopics(content, `${String(moduleId)} ${language}`, () =>

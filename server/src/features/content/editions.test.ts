@@ -38,6 +38,10 @@ describe('state editions', () => {
     expect(chapter1.slice(-2)).toEqual(['Texas Traffic Laws', 'What Texas Asks Every Driver to Know']);
     expect((await titlesOf(student.client, student.id, 3)).at(-1)).toMatch(/^Texas DWI/);
     expect(chapter1.some((title) => /Florida|California/.test(title))).toBe(false);
+    const [texasModule] = (await moduleIdsOf(t.db, 1, 'tx')).slice(-1);
+    const topics = await student.client.get(`/api/content/topics/${String(texasModule)}`);
+    expect(topics.statusCode).toBe(200);
+    expect(topics.json<{ title: string }[]>().length).toBeGreaterThanOrEqual(2);
   });
 
   it("serves a Florida court's student Florida's modules and never Texas's", async () => {
@@ -53,6 +57,8 @@ describe('state editions', () => {
     expect(titles.some((title) => /Texas|Florida|California/.test(title))).toBe(false);
     const [texasModule] = (await moduleIdsOf(t.db, 1, 'tx')).slice(-1);
     expect((await client.get(`/api/content/module/${String(texasModule)}`)).statusCode).toBe(404);
+    expect((await client.get(`/api/content/topics/${String(texasModule)}`)).statusCode).toBe(404);
+    expect((await client.get(`/api/content/video/${String(texasModule)}`)).statusCode).toBe(404);
     const completion = await client.post('/api/students/moduleComplete', { studentId: id, moduleId: texasModule });
     expect(completion.statusCode).toBe(404);
   });
