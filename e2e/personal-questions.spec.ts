@@ -49,6 +49,11 @@ test('a Texas student chooses and answers five personal questions before the cou
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('link', { name: 'Begin Course' })).toBeVisible();
 
+  // The Texas edition (decision 051): Texas's law in chapter 1, after the shared modules.
+  await page.goto('/content/1');
+  await expect(page.getByRole('link', { name: /Texas Traffic Laws/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /What Texas Asks Every Driver to Know/ })).toBeVisible();
+
   // In Spanish the page speaks Spanish (a second visit says they are set).
   await page.getByRole('button', { name: 'Español' }).click();
   await page.goto('/personal-questions');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CONTENT_DIR } from '../../server/src/db/content-files.ts';
 import { startServer } from '../../server/src/server.ts';
 import {
+  E2E_CALIFORNIA_COURT,
   E2E_MINUTES_PER_MODULE,
   E2E_ONE_TRY_COURT,
   E2E_STATE_REPORT_COURT,
@@ -100,6 +101,11 @@ courts.counties.push({
   state: E2E_STATE_REPORT_COURT.state,
   name: 'E2E State Report County',
   courts: [{ name: E2E_STATE_REPORT_COURT.name, email: 'e2e.state@courts.example', rulesProfile: 'e2e-state-report' }],
+});
+courts.counties.push({
+  state: E2E_CALIFORNIA_COURT.state,
+  name: 'E2E California Edition County',
+  courts: [{ name: E2E_CALIFORNIA_COURT.name, rulesProfile: 'california-tvs-exam' }],
 });
 fs.writeFileSync(courtsFile, JSON.stringify(courts, null, 2));
 

@@ -18,3 +18,6 @@ export const E2E_STATE_REPORT_COURT = {
   state: 'ND',
   stateName: 'North Dakota',
 };
+
+/** A California court under the California profile, whose edition adds California's law (decision 051). */
+export const E2E_CALIFORNIA_COURT = { name: 'E2E California Edition Court', state: 'CA' };

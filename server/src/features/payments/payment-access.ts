@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { prepareOnce } from '../../db/prepared.ts';
 import { students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
@@ -58,10 +59,23 @@ export async function assertMayPayFor(db: Db, clock: Clock, request: FastifyRequ
   const token = request.cookies[PAYMENT_COOKIE];
   const expires = Number(token?.split('.', 1)[0]);
   if (token && Number.isSafeInteger(expires) && expires > clock.now().getTime()) {
-    const [holder] = await db
-      .select({ id: students.id })
-      .from(students)
-      .where(and(eq(students.id, studentId), eq(students.paymentTokenHash, hashToken(token))));
+    // A public call's first statement, prepared once (decision 034: it waits as a new call).
+    const [holder] = await prepareOnce(
+      db,
+      'find_payment_token_holder',
+      (database) =>
+        database
+          .select({ id: students.id })
+          .from(students)
+          .where(
+            and(
+              eq(students.id, sql.placeholder('studentId')),
+              eq(students.paymentTokenHash, sql.placeholder('tokenHash')),
+            ),
+          )
+          .prepare('find_payment_token_holder'),
+      { opensCall: true },
+    ).execute({ studentId, tokenHash: hashToken(token) });
     if (holder) return;
   }
   throw notFound('No enrolment was found for this payment.');
