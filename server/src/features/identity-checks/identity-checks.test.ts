@@ -198,7 +198,7 @@ describe('identity checks and course locks', () => {
     const check = await openCheck(student);
     expect(check).toMatchObject({ reason: 'random', seconds_left: 90, question_key: check.source });
     expect(check.expires_at).toBe(new Date(t.clock.now().getTime() + 90 * SECOND).toISOString());
-    expect(['dob', 'zip', 'dl_last4', 'court']).toContain(check.source);
+    expect(['dob', 'zip', 'street_number', 'court']).toContain(check.source);
     const [row] = await questionsOf(student);
     expect(row).toMatchObject({ id: check.id, countedSecondsAtAsk: first, outcome: null });
 
@@ -249,7 +249,7 @@ describe('identity checks and course locks', () => {
     ['dob', ' 07-04-1988 '],
     ['dob', 'July 4th, 1988'],
     ['zip', '93721-0001'],
-    ['dl_last4', 'lower'],
+    ['street_number', 'house'],
     ['court', 'typed'],
     ['court', 'chosen'],
   ] as const)('accepts a %s answer written as %j', async (source, written) => {
@@ -261,7 +261,7 @@ describe('identity checks and course locks', () => {
     const check = await openCheck(student);
     expect(check.source).toBe(source);
     let text: string = written;
-    if (source === 'dl_last4') text = student.dlNumber.slice(-4).toLowerCase();
+    if (source === 'street_number') text = `No. ${/\d+/.exec(student.address)?.[0] ?? ''}`;
     if (source === 'court') {
       expect(check.choices).toHaveLength(4);
       expect(new Set(check.choices).size).toBe(4);
