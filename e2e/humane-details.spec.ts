@@ -169,7 +169,7 @@ for (const viewport of [
 
       const strictRules = [
         'At least 4 hours of active study before the final exam.',
-        'Final exam: 20 questions, 15 correct to pass. 2 attempts allowed. After a failed attempt, wait 24 hours before the next.',
+        'Final exam: 40 questions, 32 correct to pass. 2 attempts allowed. After a failed attempt, wait 24 hours before the next.',
         '60 days from registration to finish the course.',
         'Your certificate is emailed to you; give it to your court yourself.',
       ];

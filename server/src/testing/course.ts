@@ -131,7 +131,8 @@ export async function takeQuiz(
 /** Completes a chapter the only way there is: its modules, then a passing quiz. */
 export async function passChapter(client: ApiClient, db: Db, studentId: number, chapterId: number): Promise<void> {
   if (chapterId !== 6) await completeModulesOf(client, db, studentId, chapterId);
-  const result = await takeQuiz(client, db, studentId, chapterId, chapterId === 6 ? 20 : 10);
+  // Every answer right, however many questions the student's profile draws.
+  const result = await takeQuiz(client, db, studentId, chapterId, Number.POSITIVE_INFINITY);
   if (result.statusCode !== 200) throw new Error(`passing chapter ${String(chapterId)}: ${result.body}`);
 }
 

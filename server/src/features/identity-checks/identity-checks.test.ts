@@ -474,7 +474,7 @@ describe('identity checks and course locks', () => {
 
     const drawn = await drawFinal();
     expect(drawn.statusCode, drawn.body).toBe(200);
-    expect(drawn.json<Quiz>().questions).toHaveLength(20);
+    expect(drawn.json<Quiz>().questions).toHaveLength(40);
     expect((await drawFinal()).statusCode).toBe(200);
     expect((await questionsOf(student)).map((row) => row.reason)).toEqual(['random', 'before_final']);
   });
@@ -495,7 +495,7 @@ describe('identity checks and course locks', () => {
     await answer(student, beforeFinal, rightAnswer(student, beforeFinal));
     const drawn = await drawThroughChapterCall();
     expect(drawn.statusCode, drawn.body).toBe(200);
-    expect(drawn.json<Quiz>().questions).toHaveLength(20);
+    expect(drawn.json<Quiz>().questions).toHaveLength(40);
   });
 
   it('never stores what the student answered', async () => {

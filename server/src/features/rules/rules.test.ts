@@ -180,19 +180,19 @@ describe('course rules per profile (decision 012)', () => {
     });
   });
 
-  describe('four-hour-identity: a final of 20 passed at 15, two attempts a day apart', () => {
-    it('fails 14 of 20 and passes 15 of 20, telling the page its numbers', async () => {
+  describe("four-hour-identity: Florida's final of 40 passed at 32, two attempts a day apart", () => {
+    it('fails 31 of 40 and passes 32 of 40, telling the page its numbers', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');
       await passChapters(student, [1, 2, 3, 4]);
       const final = await drawQuiz(student, 6);
-      expect(final).toMatchObject({ passMark: 15, questionCount: 20, attemptsAllowed: 2, specRules: false });
-      expect(final.questions).toHaveLength(20);
-      const failed = await submit(student, final, 14);
-      expect(failed).toMatchObject({ status: 'FAIL', score: 14, total: 20 });
+      expect(final).toMatchObject({ passMark: 32, questionCount: 40, attemptsAllowed: 2, specRules: false });
+      expect(final.questions).toHaveLength(40);
+      const failed = await submit(student, final, 31);
+      expect(failed).toMatchObject({ status: 'FAIL', score: 31, total: 40 });
 
       t.clock.advance(DAY);
       await signInAgain(t, student);
-      expect(await submit(student, await drawQuiz(student, 6), 15)).toMatchObject({ status: 'PASS', score: 15 });
+      expect(await submit(student, await drawQuiz(student, 6), 32)).toMatchObject({ status: 'PASS', score: 32 });
     });
 
     it('refuses a retake within 24 hours of a failed attempt, saying when it opens, and allows it after', async () => {
@@ -259,7 +259,7 @@ describe('course rules per profile (decision 012)', () => {
       await passChapter(student.client, t.db, student.id, 1);
       const rows = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, student.id));
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 3 });
+      expect(rows[0]).toMatchObject({ rulesProfileId: 'four-hour-identity', rulesProfileVersion: 4 });
     });
   });
 
@@ -448,7 +448,7 @@ describe('course rules per profile (decision 012)', () => {
       expect((await rulesOf(student)).extraAttempts).toEqual([{ chapter: 6, attempts: 1 }]);
       const third = await drawQuiz(student, 6);
       expect(third.attemptsAllowed).toBe(3);
-      expect(await submit(student, third, 15)).toMatchObject({ status: 'PASS' });
+      expect(await submit(student, third, 32)).toMatchObject({ status: 'PASS' });
       const entries = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.id));
       expect(entries.filter((entry) => entry.action === 'grant_extra_attempt')).toHaveLength(1);
       const detail = await admin.get(`/api/admin/students/${String(student.id)}`);
@@ -574,7 +574,7 @@ describe('course rules per profile (decision 012)', () => {
       const response = await courtRules(court.id);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({
-        profile: { id: 'four-hour-identity', version: 3, name: '4-hour course with identity checks' },
+        profile: { id: 'four-hour-identity', version: 4, name: '4-hour course with identity checks' },
         seatTime: {
           minutesPerModule: 12,
           minutesPerChapter: 50,
@@ -585,7 +585,7 @@ describe('course rules per profile (decision 012)', () => {
         identityChecks: { enabled: true, answerSeconds: 90 },
         quizzes: {
           chapter: { questions: 10, passMark: 7, attempts: null, waitMinutes: 0 },
-          final: { questions: 20, passMark: 15, attempts: 2, waitMinutes: 1440 },
+          final: { questions: 40, passMark: 32, attempts: 2, waitMinutes: 1440 },
         },
         windowDays: 60,
         certificateRouting: 'student_and_court',
@@ -623,7 +623,7 @@ describe('course rules per profile (decision 012)', () => {
       expect(seen.statusCode).toBe(200);
       expect(seen.json<StudentRules>().profile).toEqual({
         id: 'four-hour-identity',
-        version: 3,
+        version: 4,
         name: '4-hour course with identity checks',
       });
       const spanish = await adminClient.get(`/api/students/${String(student.id)}/rules`, { 'accept-language': 'es' });
@@ -637,7 +637,7 @@ describe('course rules per profile (decision 012)', () => {
       const detail = await adminClient.get(`/api/admin/students/${String(student.id)}`);
       expect(detail.statusCode).toBe(200);
       expect(detail.json<AdminStudent>()).toMatchObject({
-        rules_profile: { id: 'four-hour-identity', version: 3, name: '4-hour course with identity checks' },
+        rules_profile: { id: 'four-hour-identity', version: 4, name: '4-hour course with identity checks' },
         court_due_date: '2030-01-01',
       });
       // A staff member reading in Spanish sees the profile's Spanish name there too.
@@ -703,8 +703,8 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
       (await student.client.get(`/api/students/${String(student.id)}/rules`)).json<StudentRules>();
     expect((await rulesOf(before)).profile.version).toBe(current);
     expect((await rulesOf(before)).quizzes.final).toEqual({
-      questions: 20,
-      passMark: 15,
+      questions: 40,
+      passMark: 32,
       attempts: 2,
       waitMinutes: 1440,
     });
@@ -720,7 +720,7 @@ describe('a new version of a profile (decision 012: changes apply to new enrolme
       expect(response.statusCode, response.body).toBe(200);
       return response.json<Quiz>();
     };
-    expect(await finalOf(before)).toMatchObject({ passMark: 15, attemptsAllowed: 2 });
+    expect(await finalOf(before)).toMatchObject({ passMark: 32, attemptsAllowed: 2 });
     expect(await finalOf(after)).toMatchObject({ passMark: 16, attemptsAllowed: 3 });
     const versions = await t.db
       .select({ studentId: quizAttempts.studentId, version: quizAttempts.rulesProfileVersion })
