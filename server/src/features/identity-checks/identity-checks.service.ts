@@ -21,6 +21,7 @@ import { answerMatches, streetNumberOf } from './identity-answers.ts';
 import {
   asksPersonalQuestions,
   assertPersonalQuestionsSet,
+  awaitsPersonalQuestions,
   findPersonalQuestionKeys,
   personalAnswerMatches,
 } from './personal-questions.ts';
@@ -222,7 +223,12 @@ export async function hasIdentityHold(
 ): Promise<boolean> {
   const rules = profile.rules.identityChecks;
   if (!rules.enabled) return false;
-  if (asksPersonalQuestions(profile.rules) && (await findPersonalQuestionKeys(db, studentId)).length === 0) return true;
+  if (
+    asksPersonalQuestions(profile.rules) &&
+    awaitsPersonalQuestions(profile.rules, (await findPersonalQuestionKeys(db, studentId)).length)
+  ) {
+    return true;
+  }
   const state = await db.transaction(async (tx) => settleChecks(tx, clock.now(), studentId, rules));
   if (state.lock || state.open) return true;
   return (await isRandomCheckDue(db, studentId, rules, state)).due;

@@ -1,7 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { PERSONAL_QUESTIONS_TO_ANSWER } from '@ts/contract';
 import { courseLocks, identityChecks, personalAnswers } from '../../db/schema.ts';
-import { asksPersonalQuestions } from './personal-questions.ts';
+import { awaitsPersonalQuestions } from './personal-questions.ts';
 import { jsonArrayColumn } from '../../db/subquery-columns.ts';
 import type { StudentProfile } from '../rules/rules.service.ts';
 import { type CheckRow, groupChecks, isRandomCheckDueAt } from './identity-schedule.ts';
@@ -67,8 +66,7 @@ export function identityHoldFrom(
   const rules = input.profile.rules.identityChecks;
   if (!rules.enabled) return 'clear';
   // Personal questions the profile asks and the student has not answered hold the course (decision 050).
-  if (asksPersonalQuestions(input.profile.rules) && snapshot.personalAnswers < PERSONAL_QUESTIONS_TO_ANSWER)
-    return 'hold';
+  if (awaitsPersonalQuestions(input.profile.rules, snapshot.personalAnswers)) return 'hold';
   if (snapshot.questions.some((question) => question.expired)) return 'settle';
   if (snapshot.locked || snapshot.questions.some((question) => question.outcome === null)) return 'hold';
   const groups = groupChecks(snapshot.questions, rules.retries);

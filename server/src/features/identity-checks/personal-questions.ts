@@ -28,6 +28,11 @@ export function asksPersonalQuestions(rules: Pick<RulesProfile, 'identityChecks'
   return rules.identityChecks.enabled && rules.identityChecks.sources.includes('personal');
 }
 
+/** The one rule: the course waits while the profile asks personal questions and fewer than five are answered. */
+export function awaitsPersonalQuestions(rules: Pick<RulesProfile, 'identityChecks'>, answered: number): boolean {
+  return asksPersonalQuestions(rules) && answered < PERSONAL_QUESTIONS_TO_ANSWER;
+}
+
 /** The questions a student answered and has not had reset. */
 export async function findPersonalQuestionKeys(db: Db, studentId: number): Promise<PersonalQuestionKey[]> {
   const rows = await db
@@ -60,7 +65,7 @@ export async function assertPersonalQuestionsSet(
   rules: Pick<RulesProfile, 'identityChecks'>,
 ): Promise<void> {
   if (!asksPersonalQuestions(rules)) return;
-  if ((await findPersonalQuestionKeys(db, studentId)).length >= PERSONAL_QUESTIONS_TO_ANSWER) return;
+  if (!awaitsPersonalQuestions(rules, (await findPersonalQuestionKeys(db, studentId)).length)) return;
   throw new AppError(
     'PERSONAL_QUESTIONS_REQUIRED',
     'Please choose and answer your personal questions before you continue.',
