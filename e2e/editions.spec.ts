@@ -18,6 +18,8 @@ test("a California court's student reads California's traffic laws in chapter 1,
   if (!court) throw new Error('no California edition court on the end-to-end server');
   const student = await registerPaidStudent(request, { ...newStudentDetails(), court: court.id });
   await signInAsStudent(page, student);
+  // Home first: a page opened before the sign-in lands finds no session yet.
+  await expect(page).toHaveURL(/\/$/);
   await page.goto('/content/1');
   const module = page.getByRole('link', { name: /California Traffic Laws/ });
   await expect(module).toBeVisible();
@@ -31,6 +33,8 @@ test("a California court's student reads California's traffic laws in chapter 1,
 test("a default court's student reads no state's edition", async ({ page, request }) => {
   const student = await registerPaidStudent(request);
   await signInAsStudent(page, student);
+  // Home first: a page opened before the sign-in lands finds no session yet.
+  await expect(page).toHaveURL(/\/$/);
   await page.goto('/content/1');
   await expect(page.getByRole('link', { name: /Railroad Crossings/ })).toBeVisible();
   await expect(
