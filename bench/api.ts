@@ -16,9 +16,8 @@ import Fastify from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { defaultDatabasePoolSize, loadConfig, PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
-import { type Db, dropQueryParsers, openPglite, openPostgres } from '../server/src/db/client.ts';
+import { type Db, openPglite, openPostgres } from '../server/src/db/client.ts';
 import { migrateDatabase } from '../server/src/db/migrate.ts';
-import { sendAsNamedStatement } from '../server/src/db/prepared.ts';
 import { loadContent } from '../server/src/db/seed.ts';
 import { counties, courts, moduleCompletions, modules, students } from '../server/src/db/schema.ts';
 import { answersFor, recordChapterPassed } from '../server/src/testing/course.ts';
@@ -112,10 +111,6 @@ async function main(): Promise<void> {
     .from(students)
     .where(eq(students.id, sql.placeholder('id')))
     .prepare('bench_anchor_lookup');
-  // As lean as the app's own hot queries: on PGlite without drizzle's per-query parser copy, and
-  // sent as a named statement PGlite keeps.
-  dropQueryParsers(lookup);
-  sendAsNamedStatement(lookup);
   anchor.get('/lookup', async () => (await lookup.execute({ id: studentId }))[0] ?? null);
   await anchor.listen({ port: 0, host: '127.0.0.1' });
   const anchorAddress = anchor.server.address();

@@ -1,19 +1,18 @@
-import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { type Db, dropQueryParsers, runsOnPglite } from './client.ts';
-import { type PrepareOptions, prepareOnce, sendAsNamedStatement } from './prepared.ts';
+import type { Db } from './client.ts';
+import { type PrepareOptions, prepareOnce } from './prepared.ts';
 
 /** Turns drizzle's SQL into text and parameters, as the database handle's own dialect would. */
 const dialect = new PgDialect();
 
 /**
- * The rows of a raw query. Drizzle types a raw `execute` result as unknown because each driver
- * shapes it its own way; both of ours (PGlite, node-postgres) answer `{ rows }`, which this checks.
- * `Row` is the caller's word for the columns its SQL selects.
+ * The rows of a raw query (drizzle's `db.execute`). Drizzle types a raw result as unknown because
+ * each driver shapes it its own way; both of ours (PGlite, node-postgres) answer `{ rows }`,
+ * which this checks. `Row` is the caller's word for the columns its SQL selects.
  */
 export async function selectRawRows<Row extends Record<string, unknown>>(db: Db, query: SQL | string): Promise<Row[]> {
-  return rowsOf<Row>(runsOnPglite(db) ? await executeOnPglite(db, query) : await db.execute(query));
+  return rowsOf<Row>(await db.execute(typeof query === 'string' ? sql.raw(query) : query));
 }
 
 /** A driver's answer to a raw statement, `{ rows }` on both (the caller names the columns). */
@@ -24,35 +23,13 @@ function rowsOf<Row extends Record<string, unknown>>(result: unknown): Row[] {
   return result.rows as Row[];
 }
 
-/**
- * db.execute on PGlite, without drizzle's per-query parsers (client.ts, dropQueryParsers); `kept`
- * sends it as a named statement PGlite keeps (a hot statement's, selectPreparedRows).
- */
-function executeOnPglite(db: Db, query: SQL | string, kept: 'kept' | 'sent' = 'sent'): Promise<unknown> {
-  const built = typeof query === 'string' ? { sql: query, params: [] } : dialect.sqlToQuery(query);
-  const prepared = db._.session.prepareQuery(built, undefined, undefined, false);
-  dropQueryParsers(prepared);
-  if (kept === 'kept') sendAsNamedStatement(prepared);
-  return prepared.execute();
-}
-
-/**
- * selectRawRows for a statement of the hot path (issue 15): on PostgreSQL a named prepared
- * statement, parsed once per connection and planned from a cached plan once PostgreSQL finds one
- * as good (a final pass's grading statement is long, and parsing and planning it was a fifth of
- * the database's time). The name carries a hash of the text, so a statement built differently
- * is prepared under a name of its own. On PGlite, a named statement PGlite keeps (decision 033;
- * sendAsNamedStatement leaves a transaction's query as it is).
- */
+/** selectRawRows under a name kept for the statements of the hot path (decision 053). */
 export async function selectPreparedRows<Row extends Record<string, unknown>>(
   db: Db,
-  name: string,
+  _name: string,
   query: SQL,
 ): Promise<Row[]> {
-  if (runsOnPglite(db)) return rowsOf<Row>(await executeOnPglite(db, query, 'kept'));
-  const built = dialect.sqlToQuery(query);
-  const hash = createHash('sha1').update(built.sql).digest('hex').slice(0, 12);
-  return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, `${name}_${hash}`, false).execute());
+  return selectRawRows<Row>(db, query);
 }
 
 /**

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { deflateSync } from 'node:zlib';
 import fontkit from '@pdf-lib/fontkit';
 import {
   fill,
@@ -89,54 +87,28 @@ interface Fonts {
 
 type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
 
+/**
+ * OpenType features off (pdf-lib's embedFont `features`): pdf-lib places each glyph at its advance
+ * width and ignores the shaper's positioning, and a ligature ("fi") would copy and search as one
+ * letter; names are NFC-normalized (clean), so every Latin letter is one precomposed glyph.
+ */
+const ONE_GLYPH_PER_LETTER = { liga: false, clig: false, dlig: false, calt: false, rlig: false, kern: false };
+
 let fontBytes: Promise<FontBytes> | undefined;
 const parsedFonts = new WeakMap<Uint8Array, ReturnType<Fontkit['create']>>();
 
 /**
- * fontkit, but each font file is parsed once per process: parsing a font's shaping tables again took about
- * 40 ms a document. A parsed font is only read from (each document makes its own subset), so sharing it is safe.
+ * fontkit (handed to pdf-lib's registerFontkit, its documented hook), each font file parsed once per
+ * process rather than once a document: a parsed font is only read from (each document makes its own
+ * subset), so sharing it is safe.
  */
 const cachingFontkit: Fontkit = {
   create(buffer, postscriptName) {
-    const parsed = parsedFonts.get(buffer) ?? withoutShaping(fontkit.create(buffer, postscriptName));
+    const parsed = parsedFonts.get(buffer) ?? fontkit.create(buffer, postscriptName);
     parsedFonts.set(buffer, parsed);
     return parsed;
   },
 };
-
-/**
- * The font with its layout reduced to one glyph per character from the font's character map.
- * pdf-lib places each glyph at its advance width and ignores the shaper's positioning (kerning,
- * mark placement), so OpenType shaping only cost time: first three quarters of a render, and with
- * every feature turned off the shaper's setup per line still half of what was left (issue 15).
- * Names are NFC-normalized (clean), so every Latin letter is one precomposed glyph, and without
- * ligatures the text copies and searches letter by letter. The bytes are those the shaper gave with
- * every feature off (compared on seven names, accented, combining and "ffi" among them).
- */
-function withoutShaping(font: ReturnType<Fontkit['create']>): ReturnType<Fontkit['create']> {
-  // pdf-lib reads only the run's glyphs (its embedders' encodeText and widthOfTextAtSize).
-  font.layout = (text) => ({ glyphs: font.glyphsForString(text) }) as ReturnType<typeof font.layout>;
-  return font;
-}
-
-/**
- * pdf-lib deflates every stream (the two font subsets above all) with pako, deflate written in
- * JavaScript: about a third of a render. Node's zlib writes the same format natively, a render
- * then taking 6.5-6.9 ms of CPU instead of 9.7 (issue 15). pdf-lib looks `deflate` up on pako's
- * module at each call, so it is replaced there once, for calls without options (pdf-lib's); a
- * call with options (another user of pako's) keeps pako's own. The same snapshot still gives the
- * same bytes.
- */
-function deflateNatively(): void {
-  const require = createRequire(import.meta.url);
-  const pako = require(require.resolve('pako', { paths: [require.resolve('pdf-lib')] })) as {
-    deflate: (data: Uint8Array, options?: unknown) => Uint8Array;
-  };
-  const deflateInJavaScript = pako.deflate;
-  pako.deflate = (data, options) =>
-    options === undefined ? new Uint8Array(deflateSync(data)) : deflateInJavaScript(data, options);
-}
-deflateNatively();
 
 /** Noto Serif (SIL OFL 1.1, see fonts/OFL.txt): read once per process, embedded as a subset per document. */
 function loadFontBytes(): Promise<FontBytes> {
@@ -177,10 +149,12 @@ export async function renderCertificatePdf(
     regular: await doc.embedFont(bytes.regular, {
       subset: true,
       customName: `${tags.regular}+NotoSerif-Regular`,
+      features: ONE_GLYPH_PER_LETTER,
     }),
     bold: await doc.embedFont(bytes.bold, {
       subset: true,
       customName: `${tags.bold}+NotoSerif-Bold`,
+      features: ONE_GLYPH_PER_LETTER,
     }),
   };
 
