@@ -190,7 +190,6 @@ async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<
   const [row] = await prepareOnce(db, 'find_student_session', prepareStudentSessionLookup, {
     opensCall: true,
   }).execute({ tokenHash, now });
-  // No row, or a staff member's session (a token from before the prefixes): not a student's.
   if (
     !row ||
     row.studentId === null ||
@@ -242,9 +241,8 @@ export async function findAuth(db: Db, clock: Clock, request: FastifyRequest): P
   const now = clock.now().toISOString();
   if (token.startsWith(TOKEN_PREFIX.student)) return findStudentAuth(db, tokenHash, now);
   if (token.startsWith(TOKEN_PREFIX.staff)) return findStaffAuth(db, tokenHash, now);
-  // A token from before the prefixes (a session started before this version, kept for its
-  // hours): either kind.
-  return (await findStudentAuth(db, tokenHash, now)) ?? findStaffAuth(db, tokenHash, now);
+  // Every session's token carries its owner's prefix (decision 038): one without is nobody's.
+  return null;
 }
 
 /** Deletes sessions that ended or expired (the retention job, decision 014); returns how many. */
