@@ -2,6 +2,7 @@ import { z } from './zod.ts';
 import { RegistrationSchema } from './registration.ts';
 import { CertificateSchema, DeliveryStatusSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { ANY_STAFF_ROLES } from './staff-access.ts';
 import { AdminIdentitySchema } from './identity.ts';
 import { IdParam, PageParam } from './primitives.ts';
 import { RulesExceptionSchema } from './rules.ts';
@@ -105,6 +106,7 @@ export type AdminStudent = z.infer<typeof AdminStudentSchema>;
 const getAdminStudent = defineEndpoint({
   method: 'GET',
   path: '/api/admin/students/:id',
+  staffRoles: ANY_STAFF_ROLES,
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: AdminStudentSchema,
@@ -138,6 +140,7 @@ export const ADMIN_STUDENT_DEFAULT_ORDER = { sort: 'registered', order: 'desc' }
 const listAdminStudents = defineEndpoint({
   method: 'GET',
   path: '/api/admin/students',
+  staffRoles: ANY_STAFF_ROLES,
   query: z.object({
     searchTerm: z.string().trim().max(100).optional(),
     page: PageParam.default(1),
@@ -171,6 +174,8 @@ export type UpdateStudentContact = z.input<typeof UpdateStudentContactSchema>;
 const updateStudentContact = defineEndpoint({
   method: 'PUT',
   path: '/api/admin/students/:id/contact',
+  // Admins (a court's own admin for that court's students), never clerks (decision 011).
+  staffRoles: ['super_admin', 'admin', 'court_admin'],
   params: z.object({ id: IdParam }),
   body: UpdateStudentContactSchema,
   errors: ['NOT_FOUND', 'DUPLICATE_ACCOUNT', 'ENROLMENT_ARCHIVED'],

@@ -21,6 +21,7 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 const getAuditLog = defineEndpoint({
   method: 'GET',
   path: '/api/admin/audit',
+  staffRoles: ['super_admin'],
   query: z.object({ page: PageParam.default(1) }),
   response: z.object({
     rows: z.array(AuditEntrySchema),

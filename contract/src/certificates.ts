@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { ANY_STAFF_ROLES } from './staff-access.ts';
 import { IdParam } from './primitives.ts';
 
 /**
@@ -91,6 +92,7 @@ export const ArchivedCertificateSchema = z.object({
 const searchCertificateArchive = defineEndpoint({
   method: 'GET',
   path: '/api/students/archivedata/:id',
+  staffRoles: ANY_STAFF_ROLES,
   params: z.object({ id: z.string().trim().min(1).max(254) }),
   response: z.array(ArchivedCertificateSchema),
 });
@@ -116,6 +118,7 @@ const verifyCertificate = defineEndpoint({
 const resendCertificateDelivery = defineEndpoint({
   method: 'POST',
   path: '/api/admin/deliveries/:id/resend',
+  staffRoles: ['super_admin', 'admin'],
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: z.object({ status: z.literal('queued') }),

@@ -42,6 +42,7 @@ const listChapters = defineEndpoint({
 const listQuestions = defineEndpoint({
   method: 'GET',
   path: '/api/content/questions',
+  staffRoles: ['super_admin', 'admin'],
   response: z.array(
     z.object({
       id: z.number().int(),

@@ -71,9 +71,13 @@ const listOwnCorrections = defineEndpoint({
   response: z.array(CorrectionSchema),
 });
 
+/** Admins decide corrections (a court's own admin within the court), never clerks (decision 025). */
+const CORRECTION_DECIDERS = ['super_admin', 'admin', 'court_admin'] as const;
+
 const listCorrections = defineEndpoint({
   method: 'GET',
   path: '/api/admin/corrections',
+  staffRoles: CORRECTION_DECIDERS,
   query: z.object({
     status: z.enum(['pending', 'approved', 'rejected']).optional(),
     studentId: IdParam.optional(),
@@ -84,6 +88,7 @@ const listCorrections = defineEndpoint({
 const approveCorrection = defineEndpoint({
   method: 'POST',
   path: '/api/admin/corrections/:id/approve',
+  staffRoles: CORRECTION_DECIDERS,
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND', 'CORRECTION_DECIDED', 'ENROLMENT_ARCHIVED'],
   response: CorrectionSchema,
@@ -92,6 +97,7 @@ const approveCorrection = defineEndpoint({
 const rejectCorrection = defineEndpoint({
   method: 'POST',
   path: '/api/admin/corrections/:id/reject',
+  staffRoles: CORRECTION_DECIDERS,
   params: z.object({ id: IdParam }),
   body: z.object({ note: z.string().trim().min(3).max(500) }),
   errors: ['NOT_FOUND', 'CORRECTION_DECIDED'],

@@ -49,6 +49,8 @@ export const CourtCompletionsQuerySchema = z.object({
 const listCourtCompletions = defineEndpoint({
   method: 'GET',
   path: '/api/court/completions',
+  // A court's own staff, and admins over every court; a school clerk has no use for it (decision 025).
+  staffRoles: ['super_admin', 'admin', 'court_admin', 'court_clerk'],
   query: CourtCompletionsQuerySchema,
   errors: ['NOT_FOUND'],
   response: z.object({
@@ -62,6 +64,8 @@ const listCourtCompletions = defineEndpoint({
 const acknowledgeCompletion = defineEndpoint({
   method: 'POST',
   path: '/api/court/completions/:number/acknowledge',
+  // Only the court's own staff sign for the court (decision 025).
+  staffRoles: ['court_admin', 'court_clerk'],
   params: z.object({ number: z.string().min(1).max(40) }),
   errors: ['NOT_FOUND'],
   response: CourtCompletionSchema,

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { ANY_STAFF_ROLES } from './staff-access.ts';
 
 /** Dashboard (spec 2 /admin, 3 Stats and Report rows, 9 windows). */
 
@@ -29,6 +30,8 @@ export type Stat = z.infer<typeof StatSchema>;
 const getAdminStats = defineEndpoint({
   method: 'GET',
   path: '/api/admin/stats',
+  // The whole school's figures: not for staff limited to one court (decision 011).
+  staffRoles: ['super_admin', 'admin', 'clerk'],
   response: z.array(StatSchema),
 });
 
@@ -47,6 +50,7 @@ export type ReportRow = z.infer<typeof ReportRowSchema>;
 const getAdminReport = defineEndpoint({
   method: 'GET',
   path: '/api/admin/report',
+  staffRoles: ANY_STAFF_ROLES,
   response: z.array(ReportRowSchema),
 });
 

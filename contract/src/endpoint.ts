@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
+import type { PolicyRole } from './staff-access.ts';
 
 /**
  * One call of the API: the server registers it with these schemas (validation and
@@ -26,15 +27,28 @@ export interface Endpoint<
    * and the OpenAPI document lists them.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * A staff-only call: the policy roles that may make it (decision 011). The server's route lets
+   * in these roles alone, and the admin pages offer the action to these alone, so a page never
+   * offers what the server would refuse.
+   */
+  staffRoles?: readonly PolicyRole[];
 }
 
+/**
+ * Declares a call. An endpoint that names its staff roles keeps them in its type, so the
+ * server's route can read them without a check for their absence.
+ */
 export function defineEndpoint<
   Params extends z.ZodType | undefined = undefined,
   Query extends z.ZodType | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
   Response extends z.ZodType = z.ZodType,
->(endpoint: Endpoint<Params, Query, Body, Response>): Endpoint<Params, Query, Body, Response> {
-  return endpoint;
+  const StaffRoles extends readonly PolicyRole[] | undefined = undefined,
+>(
+  endpoint: Endpoint<Params, Query, Body, Response> & { staffRoles?: StaffRoles },
+): Endpoint<Params, Query, Body, Response> & { staffRoles: StaffRoles } {
+  return endpoint as Endpoint<Params, Query, Body, Response> & { staffRoles: StaffRoles };
 }
 
 type Infer<T> = [NonNullable<T>] extends [never]

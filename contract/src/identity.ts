@@ -123,6 +123,7 @@ const setPersonalQuestions = defineEndpoint({
 const resetPersonalQuestions = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/personal-questions/reset',
+  staffRoles: ['super_admin', 'admin', 'court_admin'],
   params: z.object({ id: IdParam }),
   body: z.object({ reason: z.string().trim().min(3).max(500) }),
   errors: ['NOT_FOUND'],
@@ -133,6 +134,7 @@ const resetPersonalQuestions = defineEndpoint({
 const unlockStudentCourse = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/unlock',
+  staffRoles: ['super_admin', 'admin', 'court_admin'],
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: z.object({ unlocked: z.literal(true) }),

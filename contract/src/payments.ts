@@ -48,6 +48,7 @@ export const ManualPaymentSchema = z.object({
 const markStudentPaid = defineEndpoint({
   method: 'POST',
   path: '/api/admin/markPaid/:studentId',
+  staffRoles: ['super_admin'],
   params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
   // Issue 19: the amount taken (default: the course price for the student's court) and how.

@@ -21,9 +21,16 @@ export const AdminQuestionSchema = z.object({
 });
 export type AdminQuestion = z.infer<typeof AdminQuestionSchema>;
 
+/**
+ * The question banks are edited by full admins; clerks and court-limited admins do not change
+ * the course (decision 011).
+ */
+const QUESTION_EDITORS = ['super_admin', 'admin'] as const;
+
 const getAdminQuestion = defineEndpoint({
   method: 'GET',
   path: '/api/admin/questions/:id',
+  staffRoles: QUESTION_EDITORS,
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: AdminQuestionSchema,
@@ -36,6 +43,7 @@ const AnswerText = z.string().trim().min(1).max(1000);
 const editQuestion = defineEndpoint({
   method: 'POST',
   path: '/api/admin/edit/question/:id',
+  staffRoles: QUESTION_EDITORS,
   params: z.object({ id: IdParam }),
   body: z.object({
     content: QuestionText,
@@ -49,6 +57,7 @@ const editQuestion = defineEndpoint({
 const editAnswer = defineEndpoint({
   method: 'POST',
   path: '/api/admin/edit/answer/:id',
+  staffRoles: QUESTION_EDITORS,
   params: z.object({ id: IdParam }),
   body: z.object({
     content: AnswerText,
@@ -85,6 +94,7 @@ export type SaveQuestion = z.infer<typeof SaveQuestionSchema>;
 const saveQuestion = defineEndpoint({
   method: 'PUT',
   path: '/api/admin/questions/:id',
+  staffRoles: QUESTION_EDITORS,
   params: z.object({ id: IdParam }),
   body: SaveQuestionSchema,
   errors: ['NOT_FOUND'],

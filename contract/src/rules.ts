@@ -214,6 +214,7 @@ export type GrantRulesException = z.infer<typeof GrantRulesExceptionSchema>;
 const grantRulesException = defineEndpoint({
   method: 'POST',
   path: '/api/admin/students/:id/exceptions',
+  staffRoles: ['super_admin', 'admin', 'court_admin'],
   params: z.object({ id: IdParam }),
   body: GrantRulesExceptionSchema,
   errors: ['NOT_FOUND', 'ENROLMENT_ARCHIVED'],

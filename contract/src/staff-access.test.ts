@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mayResendDelivery, policyRoleOf } from './staff-access.ts';
+import { certificatesApi } from './certificates.ts';
+import { ALL_ENDPOINTS } from './index.ts';
+import { ANY_STAFF_ROLES, policyRoleOf, staffMayCall } from './staff-access.ts';
 
 describe('staff policy roles (decision 011)', () => {
   it('makes a court-limited admin a court_admin and a court-limited clerk a court_clerk', () => {
@@ -14,7 +16,23 @@ describe('staff policy roles (decision 011)', () => {
   });
 
   it('lets only full admins and super_admins resend a certificate email', () => {
-    const roles = ['super_admin', 'admin', 'clerk', 'court_admin', 'court_clerk'] as const;
-    expect(roles.filter(mayResendDelivery)).toEqual(['super_admin', 'admin']);
+    expect(ANY_STAFF_ROLES.filter((role) => staffMayCall(certificatesApi.resendDelivery, role))).toEqual([
+      'super_admin',
+      'admin',
+    ]);
+  });
+
+  it('lets no role make a call whose endpoint names no staff roles, and nobody without a role', () => {
+    expect(ANY_STAFF_ROLES.filter((role) => staffMayCall(certificatesApi.verify, role))).toEqual([]);
+    expect(staffMayCall(certificatesApi.resendDelivery, null)).toBe(false);
+  });
+
+  it('names at least one known role, once each, wherever an endpoint names staff roles', () => {
+    for (const endpoint of ALL_ENDPOINTS.filter((candidate) => candidate.staffRoles !== undefined)) {
+      const roles = endpoint.staffRoles ?? [];
+      expect(roles.length, endpoint.path).toBeGreaterThan(0);
+      expect(new Set(roles).size, endpoint.path).toBe(roles.length);
+      for (const role of roles) expect(ANY_STAFF_ROLES, endpoint.path).toContain(role);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { StaffRole } from './auth.ts';
+import type { Endpoint } from './endpoint.ts';
 
 /**
  * The role a staff member acts in for access decisions (decision 011): an admin or a clerk
@@ -13,12 +14,19 @@ export function policyRoleOf(member: { role: StaffRole; courtId: number | null }
   return member.role === 'admin' ? 'court_admin' : 'court_clerk';
 }
 
-/**
- * Who may send a certificate email again. The server's route and the admin student page both
- * read this one list, so the page never offers a Resend the server would refuse.
- */
-export const RESEND_DELIVERY_ROLES = ['super_admin', 'admin'] as const satisfies readonly PolicyRole[];
+/** Every policy role: a call every staff member may make (each within their court scope). */
+export const ANY_STAFF_ROLES = [
+  'super_admin',
+  'admin',
+  'clerk',
+  'court_admin',
+  'court_clerk',
+] as const satisfies readonly PolicyRole[];
 
-export function mayResendDelivery(role: PolicyRole): boolean {
-  return (RESEND_DELIVERY_ROLES as readonly PolicyRole[]).includes(role);
+/**
+ * Whether a staff member acting in this role may make a staff-only call: the roles its endpoint
+ * names, which its server route lets in. Pages ask this before offering the action.
+ */
+export function staffMayCall(endpoint: Endpoint, role: PolicyRole | null): boolean {
+  return role !== null && (endpoint.staffRoles ?? []).includes(role);
 }

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { ANY_STAFF_ROLES } from './staff-access.ts';
 import { Id, IdParam, nameText } from './primitives.ts';
 
 /** Change password (spec 2 /admin/change-password, 5, 7, 8). */
@@ -14,6 +15,8 @@ export const StaffPasswordSchema = z.string().min(STAFF_PASSWORD_MIN_LENGTH).max
 const changeStaffPassword = defineEndpoint({
   method: 'POST',
   path: '/api/admin/change-password',
+  // Every staff member changes their own password, and only their own (decision 011).
+  staffRoles: ANY_STAFF_ROLES,
   body: z.object({
     userId: Id,
     currentPw: z.string().min(1).max(200),
@@ -58,9 +61,13 @@ export const SetPasswordLinkSchema = z.object({
 /** How long a set-password link works. */
 export const SET_PASSWORD_LINK_HOURS = 72;
 
+/** Staff accounts are a super_admin's (decision 011). */
+const STAFF_ACCOUNT_ADMINS = ['super_admin'] as const;
+
 const listStaffAccounts = defineEndpoint({
   method: 'GET',
   path: '/api/admin/users',
+  staffRoles: STAFF_ACCOUNT_ADMINS,
   response: z.array(StaffAccountSchema),
 });
 
@@ -75,6 +82,7 @@ export const StaffUsernameSchema = z
 const createStaffAccount = defineEndpoint({
   method: 'POST',
   path: '/api/admin/users',
+  staffRoles: STAFF_ACCOUNT_ADMINS,
   body: StaffAccountInputSchema.extend({ username: StaffUsernameSchema }),
   errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS'],
   response: z.object({ user: StaffAccountSchema, link: SetPasswordLinkSchema }),
@@ -84,6 +92,7 @@ const createStaffAccount = defineEndpoint({
 const updateStaffAccount = defineEndpoint({
   method: 'PUT',
   path: '/api/admin/users/:id',
+  staffRoles: STAFF_ACCOUNT_ADMINS,
   params: z.object({ id: IdParam }),
   body: StaffAccountInputSchema.extend({ disabled: z.boolean() }),
   errors: ['NOT_FOUND', 'STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS', 'OWN_ACCOUNT', 'LAST_SUPER_ADMIN'],
@@ -93,6 +102,7 @@ const updateStaffAccount = defineEndpoint({
 const issueSetPasswordLink = defineEndpoint({
   method: 'POST',
   path: '/api/admin/users/:id/set-password-link',
+  staffRoles: STAFF_ACCOUNT_ADMINS,
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND', 'ACCOUNT_DISABLED'],
   response: SetPasswordLinkSchema,

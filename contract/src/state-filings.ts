@@ -78,9 +78,16 @@ export type StateFilingsOverview = z.infer<typeof StateFilingsOverviewSchema>;
 
 const StateParam = z.enum(US_STATE_CODES);
 
+/**
+ * A state's report spans every court of the state, so filing is the work of admins over all
+ * courts; a court's own staff and clerks never see it (decision 024).
+ */
+const STATE_FILING_STAFF = ['super_admin', 'admin'] as const;
+
 const getStateFilings = defineEndpoint({
   method: 'GET',
   path: '/api/admin/state-filings',
+  staffRoles: STATE_FILING_STAFF,
   /** Without a state: the first state with held certificates. */
   query: z.object({ state: StateParam.optional() }),
   response: StateFilingsOverviewSchema,
@@ -90,6 +97,7 @@ const getStateFilings = defineEndpoint({
 const exportStateFiling = defineEndpoint({
   method: 'POST',
   path: '/api/admin/state-filings',
+  staffRoles: STATE_FILING_STAFF,
   body: z.object({ state: StateParam }),
   errors: ['NOTHING_TO_FILE'],
   response: StateFilingSchema,
@@ -100,6 +108,7 @@ const exportStateFiling = defineEndpoint({
 const getStateFiling = defineEndpoint({
   method: 'GET',
   path: '/api/admin/state-filings/:id',
+  staffRoles: STATE_FILING_STAFF,
   params: z.object({ id: IdParam }),
   errors: ['NOT_FOUND'],
   response: StateFilingSchema.extend({ rows: z.array(StateFilingRowSchema) }),
@@ -115,6 +124,7 @@ export type MarkStateFiling = z.infer<typeof MarkStateFilingSchema>;
 const markStateFiling = defineEndpoint({
   method: 'POST',
   path: '/api/admin/state-filings/:id/outcome',
+  staffRoles: STATE_FILING_STAFF,
   params: z.object({ id: IdParam }),
   body: MarkStateFilingSchema,
   errors: ['NOT_FOUND', 'FILING_CLOSED'],

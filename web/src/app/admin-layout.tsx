@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { useTranslation } from '../lib/i18n.ts';
 import { clearStoredUser } from '../lib/stored-user.ts';
 import { paths } from './paths.ts';
-import type { SessionUser } from '@ts/contract';
+import { type SessionUser, auditApi, staffApi, staffMayCall, stateFilingsApi } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { staffPolicyRole } from '../features/admin/staff-role.ts';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
@@ -43,15 +43,11 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
     archive,
   ];
   // Issue 17: a state's report spans all its courts, so only admins over every court file it.
-  if (role === 'admin' || role === 'super_admin') {
+  if (staffMayCall(stateFilingsApi.overview, role)) {
     items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });
   }
-  if (user?.type === 'super_admin') {
-    items.push(
-      { to: '/admin/users', label: t('admin.nav.users') },
-      { to: '/admin/audit', label: t('admin.nav.audit') },
-    );
-  }
+  if (staffMayCall(staffApi.list, role)) items.push({ to: '/admin/users', label: t('admin.nav.users') });
+  if (staffMayCall(auditApi.list, role)) items.push({ to: '/admin/audit', label: t('admin.nav.audit') });
   return items;
 }
 

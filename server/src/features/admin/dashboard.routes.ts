@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { dashboardApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { serve, staffRoles } from '../../plugins/endpoint.ts';
 import { getAdminReport, getAdminStats } from './dashboard.service.ts';
 
 export function registerDashboardRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
   // Spec 6: court-limited admins see no dashboard stats, nor do court clerks: they are the whole
   // school's (decision 011).
-  serve(app, dashboardApi.stats, staffRoles('super_admin', 'admin', 'clerk'), async () => getAdminStats(db, clock));
+  serve(app, dashboardApi.stats, staffRoles(...dashboardApi.stats.staffRoles), async () => getAdminStats(db, clock));
   // Every staff member; a court-limited admin or clerk gets their own court's row only.
-  serve(app, dashboardApi.report, ANY_STAFF, async ({ auth }) => getAdminReport(db, { clock, auth }));
+  serve(app, dashboardApi.report, staffRoles(...dashboardApi.report.staffRoles), async ({ auth }) =>
+    getAdminReport(db, { clock, auth }),
+  );
 }

@@ -6,5 +6,5 @@ import { listAuditLog } from './audit.service.ts';
 
 export function registerAuditRoutes(app: FastifyInstance, { db }: AppDeps): void {
   // Decision 011: only a super_admin reads the audit log.
-  serve(app, auditApi.list, staffRoles('super_admin'), async ({ query }) => listAuditLog(db, query.page));
+  serve(app, auditApi.list, staffRoles(...auditApi.list.staffRoles), async ({ query }) => listAuditLog(db, query.page));
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { RESEND_DELIVERY_ROLES, text, certificatesApi } from '@ts/contract';
+import { text, certificatesApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import {
@@ -47,13 +47,21 @@ export function registerCertificateRoutes(app: FastifyInstance, { db, clock, con
 
   // Decision 010: an admin sends a certificate email again, from the dead letter or to repeat it.
   // The roles come from the contract, which the admin student page reads to show its Resend.
-  serve(app, certificatesApi.resendDelivery, staffRoles(...RESEND_DELIVERY_ROLES), async ({ params, auth }) => {
-    await resendDeliveryFor(db, { clock, auth }, { deliveryId: params.id });
-    return { status: 'queued' as const };
-  });
+  serve(
+    app,
+    certificatesApi.resendDelivery,
+    staffRoles(...certificatesApi.resendDelivery.staffRoles),
+    async ({ params, auth }) => {
+      await resendDeliveryFor(db, { clock, auth }, { deliveryId: params.id });
+      return { status: 'queued' as const };
+    },
+  );
 
-  serve(app, certificatesApi.searchArchive, ANY_STAFF, async ({ params, auth }) =>
-    searchArchive(db, params.id, auth.courtId),
+  serve(
+    app,
+    certificatesApi.searchArchive,
+    staffRoles(...certificatesApi.searchArchive.staffRoles),
+    async ({ params, auth }) => searchArchive(db, params.id, auth.courtId),
   );
 
   // Public, for the QR code: says only whether the number is genuine, and is rate-limited.

@@ -21,8 +21,6 @@ const REQUEST_LIMIT = {
     return auth?.kind === 'student' ? `correction:${String(auth.studentId)}` : `correction-ip:${request.ip}`;
   },
 };
-/** Admins decide (within their court), never clerks (issue 18). */
-const DECIDERS = staffRoles('super_admin', 'admin', 'court_admin');
 
 export function registerCorrectionRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
   serve(
@@ -42,13 +40,13 @@ export function registerCorrectionRoutes(app: FastifyInstance, { db, clock, conf
     return listCorrections(db, { studentId: params.id, courtId: null });
   });
 
-  serve(app, correctionsApi.list, DECIDERS, async ({ query, auth }) =>
+  serve(app, correctionsApi.list, staffRoles(...correctionsApi.list.staffRoles), async ({ query, auth }) =>
     listCorrections(db, { ...query, courtId: auth.courtId }),
   );
-  serve(app, correctionsApi.approve, DECIDERS, async ({ params, auth }) =>
+  serve(app, correctionsApi.approve, staffRoles(...correctionsApi.approve.staffRoles), async ({ params, auth }) =>
     approveCorrection(db, { clock, config }, { id: params.id, staffId: auth.staffId, courtId: auth.courtId }),
   );
-  serve(app, correctionsApi.reject, DECIDERS, async ({ params, body, auth }) =>
+  serve(app, correctionsApi.reject, staffRoles(...correctionsApi.reject.staffRoles), async ({ params, body, auth }) =>
     rejectCorrection(db, clock, { id: params.id, staffId: auth.staffId, courtId: auth.courtId, note: body.note }),
   );
 }

@@ -10,20 +10,22 @@ import { acknowledgeCompletion, listCourtCompletions } from './court-view.servic
  * court's, read-only; a school clerk over every court has no use for it (403).
  */
 export function registerCourtViewRoutes(app: FastifyInstance, { db, clock, config, mailer }: AppDeps): void {
-  serve(
-    app,
-    courtApi.completions,
-    staffRoles('super_admin', 'admin', 'court_admin', 'court_clerk'),
-    async ({ query, auth }) => listCourtCompletions(db, { courtId: auth.courtId ?? query.courtId ?? null }, query),
+  serve(app, courtApi.completions, staffRoles(...courtApi.completions.staffRoles), async ({ query, auth }) =>
+    listCourtCompletions(db, { courtId: auth.courtId ?? query.courtId ?? null }, query),
   );
 
-  serve(app, courtApi.acknowledge, staffRoles('court_admin', 'court_clerk'), async ({ params, auth, request }) => {
-    // The route names only court-limited roles, so the court is always known.
-    if (auth.courtId === null) throw new Error('a court-limited role without a court');
-    return acknowledgeCompletion(
-      db,
-      { clock, config, mailer, log: request.log },
-      { staffId: auth.staffId, courtId: auth.courtId, number: params.number },
-    );
-  });
+  serve(
+    app,
+    courtApi.acknowledge,
+    staffRoles(...courtApi.acknowledge.staffRoles),
+    async ({ params, auth, request }) => {
+      // The endpoint names only court-limited roles, so the court is always known.
+      if (auth.courtId === null) throw new Error('a court-limited role without a court');
+      return acknowledgeCompletion(
+        db,
+        { clock, config, mailer, log: request.log },
+        { staffId: auth.staffId, courtId: auth.courtId, number: params.number },
+      );
+    },
+  );
 }

@@ -9,22 +9,18 @@ import {
   markStateFiling,
 } from './state-filings.service.ts';
 
-/**
- * Issue 17: the state filing path. A state's report spans every court of the state, so it is the
- * work of admins over all courts (super admins and unscoped admins); a court's own staff and
- * clerks never see it (decision 024).
- */
-const STATE_FILING_STAFF = staffRoles('super_admin', 'admin');
-
+/** The state filing path (decision 024): who may walk it is on each endpoint of the contract. */
 export function registerStateFilingRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
-  serve(app, stateFilingsApi.overview, STATE_FILING_STAFF, async ({ query }) =>
+  serve(app, stateFilingsApi.overview, staffRoles(...stateFilingsApi.overview.staffRoles), async ({ query }) =>
     getStateFilingsOverview(db, query.state),
   );
-  serve(app, stateFilingsApi.export, STATE_FILING_STAFF, async ({ body, auth }) =>
+  serve(app, stateFilingsApi.export, staffRoles(...stateFilingsApi.export.staffRoles), async ({ body, auth }) =>
     exportStateFiling(db, clock, { staffId: auth.staffId, state: body.state }),
   );
-  serve(app, stateFilingsApi.filing, STATE_FILING_STAFF, async ({ params }) => getStateFilingWithRows(db, params.id));
-  serve(app, stateFilingsApi.mark, STATE_FILING_STAFF, async ({ params, body, auth }) =>
+  serve(app, stateFilingsApi.filing, staffRoles(...stateFilingsApi.filing.staffRoles), async ({ params }) =>
+    getStateFilingWithRows(db, params.id),
+  );
+  serve(app, stateFilingsApi.mark, staffRoles(...stateFilingsApi.mark.staffRoles), async ({ params, body, auth }) =>
     markStateFiling(db, clock, { staffId: auth.staffId, id: params.id, outcome: body }),
   );
 }

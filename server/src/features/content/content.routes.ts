@@ -71,5 +71,5 @@ export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): vo
   });
 
   // The question list is for the staff who edit the banks, never for students.
-  serve(app, contentApi.questions, staffRoles('super_admin', 'admin'), async () => listQuestions(db));
+  serve(app, contentApi.questions, staffRoles(...contentApi.questions.staffRoles), async () => listQuestions(db));
 }

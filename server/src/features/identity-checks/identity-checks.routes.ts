@@ -41,7 +41,7 @@ export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }:
   serve(
     app,
     identityChecksApi.resetPersonalQuestions,
-    staffRoles('super_admin', 'admin', 'court_admin'),
+    staffRoles(...identityChecksApi.resetPersonalQuestions.staffRoles),
     async ({ params, body, auth }) => {
       await assertMaySeeStudent(db, auth, params.id);
       await resetPersonalQuestions(db, clock, { studentId: params.id, staffId: auth.staffId, reason: body.reason });
@@ -50,7 +50,7 @@ export function registerIdentityCheckRoutes(app: FastifyInstance, { db, clock }:
   );
 
   // Admins lift a course lock, within their court scope (404 outside it); audited with the lift.
-  serve(app, identityChecksApi.unlock, staffRoles('super_admin', 'admin', 'court_admin'), async ({ params, auth }) => {
+  serve(app, identityChecksApi.unlock, staffRoles(...identityChecksApi.unlock.staffRoles), async ({ params, auth }) => {
     await assertMaySeeStudent(db, auth, params.id);
     await unlockCourse(db, clock, { studentId: params.id, staffId: auth.staffId });
     return { unlocked: true as const };

@@ -56,19 +56,24 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   // Spec 6: only a super_admin marks a student as paid.
-  serve(app, paymentsApi.markPaidManually, staffRoles('super_admin'), async ({ params, body, auth, request }) => {
-    const { studentId, paymentAt } = await markStudentPaidManually(
-      db,
-      { clock, provider: payments, log: request.log },
-      {
-        studentId: params.studentId,
-        staffId: auth.staffId,
-        payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
-        defaultPriceCents: config.coursePriceCents,
-      },
-    );
-    return { studentId, payment_at: paymentAt.toISOString() };
-  });
+  serve(
+    app,
+    paymentsApi.markPaidManually,
+    staffRoles(...paymentsApi.markPaidManually.staffRoles),
+    async ({ params, body, auth, request }) => {
+      const { studentId, paymentAt } = await markStudentPaidManually(
+        db,
+        { clock, provider: payments, log: request.log },
+        {
+          studentId: params.studentId,
+          staffId: auth.staffId,
+          payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
+          defaultPriceCents: config.coursePriceCents,
+        },
+      );
+      return { studentId, payment_at: paymentAt.toISOString() };
+    },
+  );
 
   // The provider's webhook. Its signature covers the exact bytes sent, so this route (alone)
   // keeps the body raw.

@@ -4,33 +4,39 @@ import type { AppDeps } from '../../deps.ts';
 import { serve, staffRoles } from '../../plugins/endpoint.ts';
 import { editAnswer, editQuestion, getAdminQuestion, saveQuestion } from './questions.service.ts';
 
-// Decision 011: the question banks are edited by full admins; clerks and court-limited admins
-// do not change the course.
 export function registerQuestionRoutes(app: FastifyInstance, { db, clock }: AppDeps): void {
-  const editors = staffRoles('super_admin', 'admin');
-
-  serve(app, questionsApi.get, editors, async ({ params }) => getAdminQuestion(db, params.id));
-
-  serve(app, questionsApi.editQuestion, editors, async ({ params, body, auth }) =>
-    editQuestion(db, clock, {
-      staffId: auth.staffId,
-      questionId: params.id,
-      content: body.content,
-      contentEs: body.content_es,
-    }),
+  serve(app, questionsApi.get, staffRoles(...questionsApi.get.staffRoles), async ({ params }) =>
+    getAdminQuestion(db, params.id),
   );
 
-  serve(app, questionsApi.editAnswer, editors, async ({ params, body, auth }) =>
-    editAnswer(db, clock, {
-      staffId: auth.staffId,
-      answerId: params.id,
-      content: body.content,
-      contentEs: body.content_es,
-      correct: body.correct,
-    }),
+  serve(
+    app,
+    questionsApi.editQuestion,
+    staffRoles(...questionsApi.editQuestion.staffRoles),
+    async ({ params, body, auth }) =>
+      editQuestion(db, clock, {
+        staffId: auth.staffId,
+        questionId: params.id,
+        content: body.content,
+        contentEs: body.content_es,
+      }),
   );
 
-  serve(app, questionsApi.save, editors, async ({ params, body, auth }) =>
+  serve(
+    app,
+    questionsApi.editAnswer,
+    staffRoles(...questionsApi.editAnswer.staffRoles),
+    async ({ params, body, auth }) =>
+      editAnswer(db, clock, {
+        staffId: auth.staffId,
+        answerId: params.id,
+        content: body.content,
+        contentEs: body.content_es,
+        correct: body.correct,
+      }),
+  );
+
+  serve(app, questionsApi.save, staffRoles(...questionsApi.save.staffRoles), async ({ params, body, auth }) =>
     saveQuestion(db, clock, {
       staffId: auth.staffId,
       questionId: params.id,

@@ -24,7 +24,7 @@ export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }:
   serve(
     app,
     rulesApi.grantException,
-    staffRoles('super_admin', 'admin', 'court_admin'),
+    staffRoles(...rulesApi.grantException.staffRoles),
     async ({ params, body, auth }) => {
       await assertMaySeeStudent(db, auth, params.id);
       return grantRulesException(db, clock, { staffId: auth.staffId, studentId: params.id, grant: body });

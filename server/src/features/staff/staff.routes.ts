@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { staffApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { ANY_STAFF, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
+import { PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
 import {
   changeStaffPassword,
   createStaffAccount,
@@ -18,11 +18,10 @@ const SET_PASSWORD_RATE_LIMIT = { max: 20, timeWindow: '15 minutes' };
 export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, clock } = deps;
 
-  // Every staff member changes their own password, and only their own (decision 011).
   serve(
     app,
     staffApi.changePassword,
-    ANY_STAFF,
+    staffRoles(...staffApi.changePassword.staffRoles),
     async ({ body, auth, request }) => {
       await changeStaffPassword(db, { clock, auth, ip: request.ip }, body);
       return { status: 'SUCCESS' as const };
@@ -30,21 +29,22 @@ export function registerStaffRoutes(app: FastifyInstance, deps: AppDeps): void {
     { rateLimit: PASSWORD_RATE_LIMIT },
   );
 
-  // Staff accounts are a super_admin's (decision 011).
-  const superAdmin = staffRoles('super_admin');
+  serve(app, staffApi.list, staffRoles(...staffApi.list.staffRoles), async () => listStaffAccounts(db));
 
-  serve(app, staffApi.list, superAdmin, async () => listStaffAccounts(db));
-
-  serve(app, staffApi.create, superAdmin, async ({ body, auth, request }) =>
+  serve(app, staffApi.create, staffRoles(...staffApi.create.staffRoles), async ({ body, auth, request }) =>
     createStaffAccount(deps, { log: request.log, actorId: auth.staffId }, body),
   );
 
-  serve(app, staffApi.update, superAdmin, async ({ params, body, auth }) =>
+  serve(app, staffApi.update, staffRoles(...staffApi.update.staffRoles), async ({ params, body, auth }) =>
     updateStaffAccount(deps, { actorId: auth.staffId }, { ...body, id: params.id }),
   );
 
-  serve(app, staffApi.issueSetPasswordLink, superAdmin, async ({ params, auth, request }) =>
-    issueSetPasswordLink(deps, { log: request.log, actorId: auth.staffId }, { id: params.id }),
+  serve(
+    app,
+    staffApi.issueSetPasswordLink,
+    staffRoles(...staffApi.issueSetPasswordLink.staffRoles),
+    async ({ params, auth, request }) =>
+      issueSetPasswordLink(deps, { log: request.log, actorId: auth.staffId }, { id: params.id }),
   );
 
   serve(

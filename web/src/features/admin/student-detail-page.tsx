@@ -9,7 +9,9 @@ import {
   type ManualPayment,
   FINAL_EXAM_CHAPTER,
   type AdminStudentRow,
-  mayResendDelivery,
+  type Endpoint,
+  correctionsApi,
+  staffMayCall,
   adminStudentsApi,
   certificatesApi,
   identityChecksApi,
@@ -134,10 +136,13 @@ export function StudentDetailPage() {
   const user = useStoredUser();
   // The list passes the row it was opened from (spec 2), so the name shows while the detail loads.
   const passed = (useLocation().state as { student?: AdminStudentRow } | null)?.student;
+  // A new certificate with a chosen date is a super_admin's: the issue call is the student's too,
+  // so the certificates service holds its staff rule (decision 011), not a role list on the endpoint.
   const isSuperAdmin = user?.type === 'super_admin';
-  // The contract's rule, which the server's route uses too: no Resend the server would refuse.
+  // The roles each action's endpoint names in the contract, which its server route lets in: the
+  // page offers no action the server would refuse.
   const role = staffPolicyRole(user);
-  const canResend = role !== null && mayResendDelivery(role);
+  const may = (endpoint: Endpoint) => staffMayCall(endpoint, role);
   const detail = useQuery({
     queryKey: ['admin-student', id],
     queryFn: () => callApi(adminStudentsApi.get, { params: { id } }),
@@ -204,7 +209,7 @@ export function StudentDetailPage() {
         <Field label={t('fields.dl_number')}>{student.dl_number}</Field>
         <Field label={t('adminStudent.paid')}>
           {(student.payment_at && formatShortDate(student.payment_at)) ??
-            (isSuperAdmin ? (
+            (may(paymentsApi.markPaidManually) ? (
               <MarkPaidForm
                 busy={busy}
                 onMark={(payment) =>
@@ -245,7 +250,7 @@ export function StudentDetailPage() {
       </dl>
 
       {/* An archived enrolment is kept as it was: the server refuses to readdress it. */}
-      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at && (
+      {may(adminStudentsApi.updateContact) && !student.archived_at && (
         <StudentContactSection key={`${student.email} ${student.address}`} student={student} />
       )}
 
@@ -282,21 +287,22 @@ export function StudentDetailPage() {
                       {t(`adminStudent.delivery.${delivery.status}`)}
                       {delivery.last_error ? ` (${delivery.last_error})` : ''}
                     </span>
-                    {(delivery.status === 'sent' || delivery.status === 'failed') && canResend && (
-                      <button
-                        type="button"
-                        className="font-semibold text-blue-800 underline"
-                        disabled={busy}
-                        onClick={() =>
-                          void act(
-                            () => callApi(certificatesApi.resendDelivery, { params: { id: delivery.id } }),
-                            t('errors.unexpected'),
-                          )
-                        }
-                      >
-                        {t('adminStudent.resend')}
-                      </button>
-                    )}
+                    {(delivery.status === 'sent' || delivery.status === 'failed') &&
+                      may(certificatesApi.resendDelivery) && (
+                        <button
+                          type="button"
+                          className="font-semibold text-blue-800 underline"
+                          disabled={busy}
+                          onClick={() =>
+                            void act(
+                              () => callApi(certificatesApi.resendDelivery, { params: { id: delivery.id } }),
+                              t('errors.unexpected'),
+                            )
+                          }
+                        >
+                          {t('adminStudent.resend')}
+                        </button>
+                      )}
                   </li>
                 ))}
               </ul>
@@ -305,9 +311,7 @@ export function StudentDetailPage() {
         </ul>
       </section>
 
-      {(role === 'super_admin' || role === 'admin' || role === 'court_admin') && (
-        <StudentCorrectionsSection studentId={id} />
-      )}
+      {may(correctionsApi.list) && <StudentCorrectionsSection studentId={id} />}
 
       <AttemptsSection attempts={student.attempts} />
 
@@ -315,7 +319,7 @@ export function StudentDetailPage() {
 
       <StudentExceptionsSection
         exceptions={student.exceptions}
-        canGrant={(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at}
+        canGrant={may(rulesApi.grantException) && !student.archived_at}
         busy={busy}
         onGrant={(grant) =>
           act(() => callApi(rulesApi.grantException, { params: { id }, body: grant }), t('errors.unexpected'))
@@ -324,7 +328,7 @@ export function StudentDetailPage() {
 
       <StudentIdentitySection
         identity={student.identity}
-        canUnlock={user?.type === 'admin' || user?.type === 'super_admin'}
+        canUnlock={may(identityChecksApi.unlock)}
         busy={busy}
         onUnlock={() =>
           void act(() => callApi(identityChecksApi.unlock, { params: { id } }), t('identity.admin.unlockError'))
@@ -333,7 +337,7 @@ export function StudentDetailPage() {
 
       <StudentPersonalQuestionsSection
         personal={student.identity?.personal}
-        canReset={(role === 'super_admin' || role === 'admin' || role === 'court_admin') && !student.archived_at}
+        canReset={may(identityChecksApi.resetPersonalQuestions) && !student.archived_at}
         busy={busy}
         onReset={(reason) =>
           act(
