@@ -4,6 +4,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { courtReceiptEmail } from '../../platform/email-templates/certificate-emails.ts';
+import { schoolDetails } from '../../platform/email-templates/email.ts';
 import { describeMailFailure, type Mailer } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -137,25 +139,21 @@ export async function acknowledgeCompletion(
   if (found.newly) {
     // After the commit, once, without waiting for the mail server: the receipt stands whether or
     // not this short notice reaches the student.
-    void deps.mailer
-      .send({
-        to: found.email,
-        subject: `Your court received your certificate (${input.number})`,
-        text:
-          `Hello ${found.firstName},\n\n` +
-          `Your court has confirmed that it received your certificate of completion ${input.number}. There is nothing more you need to do for the school.\n\n` +
-          `You can see where your certificate is at any time at ${deps.config.publicUrl}/certificate.\n\n${deps.config.schoolName}\n`,
-      })
-      .catch((error: unknown) => {
-        // Not the error itself: a mail server's refusal names the recipient (a student's address).
-        deps.log.error(
-          {
-            number: input.number,
-            error: describeMailFailure(error),
-          },
-          'court receipt email to the student failed',
-        );
-      });
+    const email = courtReceiptEmail(
+      { school: schoolDetails(deps.config), firstName: found.firstName, certificateNumber: input.number },
+      // No language is kept for a student yet: the school's language of record.
+      'en',
+    );
+    void deps.mailer.send({ to: found.email, subject: email.subject, text: email.text }).catch((error: unknown) => {
+      // Not the error itself: a mail server's refusal names the recipient (a student's address).
+      deps.log.error(
+        {
+          number: input.number,
+          error: describeMailFailure(error),
+        },
+        'court receipt email to the student failed',
+      );
+    });
   }
   const [row] = await completionsQuery(db).where(eq(certificates.id, found.id));
   if (!row) throw notFound('No such certificate for your court.');

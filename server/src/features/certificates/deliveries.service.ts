@@ -1,6 +1,11 @@
 import { recordAudit } from '../audit/audit.service.ts';
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { RulesProfile } from '@ts/contract';
+import {
+  certificateToCourtEmail,
+  certificateToStudentEmail,
+} from '../../platform/email-templates/certificate-emails.ts';
+import { type Email, schoolDetails } from '../../platform/email-templates/email.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateDeliveries, certificates } from '../../db/schema.ts';
@@ -26,29 +31,22 @@ export function retryDelay(attempts: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+type CertificateRouting = RulesProfile['certificate']['routing'];
+
 function describeFailure(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
-type CertificateRouting = RulesProfile['certificate']['routing'];
-
-/** Why a replaced certificate's email is not sent (issue 18). */
+/** Why a replaced certificate's email is not sent (decision 041). */
 export const REPLACED = 'Replaced by a corrected certificate before it was sent.';
 
-/** What the student's email says about the court's copy: only what the school really does (issue 17). */
-const WHERE_THE_COURT_COPY_GOES: Record<CertificateRouting, (court: string) => string> = {
-  student_and_court: (court) => `A copy has been sent to the ${court}.`,
-  student_only: (court) => `Please give a copy to the ${court} yourself, as your court asks.`,
-  held_for_state_report: () =>
-    `The school reports your completion to the state; you will see the filing date on your Certificates page.`,
-};
-
+/** The email of one delivery, to the student or the court's clerk, in English (no language is kept for either yet). */
 function certificateEmail(
   config: Config,
   recipient: 'student' | 'court',
   certificate: { number: string; snapshot: unknown; routing: CertificateRouting },
   downloadPath: string,
-): { subject: string; text: string } {
+): Email {
   const snapshot = certificate.snapshot as {
     studentName: string;
     courtName: string;
@@ -56,30 +54,17 @@ function certificateEmail(
     caseNumber?: string;
     replaces?: string;
   };
-  // Issue 18: a correction's reissue says what it replaces, to both.
-  const corrected = snapshot.replaces ? `Corrected certificate: replaces ${snapshot.replaces}.\n` : '';
-  if (recipient === 'court') {
-    return {
-      subject: `${snapshot.replaces ? 'Corrected certificate' : 'Traffic school completion'}: ${snapshot.studentName} (${certificate.number})`,
-      text:
-        `Dear Clerk of the ${snapshot.courtName},\n\n` +
-        corrected +
-        `${snapshot.studentName} completed the court-assigned traffic school course at ${config.schoolName} on ${snapshot.completionDate}.\n` +
-        (snapshot.caseNumber ? `Case or citation number: ${snapshot.caseNumber}\n` : '') +
-        `The certificate of completion (${certificate.number}) is attached. Its authenticity can be checked at ${config.publicUrl}/verify/${certificate.number}.\n\n` +
-        `${config.schoolName}\n${config.supportEmail}\n`,
-    };
-  }
-  return {
-    subject: `Your ${snapshot.replaces ? 'corrected ' : ''}certificate of completion (${certificate.number})`,
-    text:
-      `Hello ${snapshot.studentName},\n\n` +
-      corrected +
-      `Congratulations on completing your traffic school course. Your certificate of completion is attached. ${WHERE_THE_COURT_COPY_GOES[certificate.routing](snapshot.courtName)}\n` +
-      `You can also download it for the next ${String(LINK_DAYS)} days at ${config.publicUrl}${downloadPath}\n` +
-      `or any time from the Certificates page after signing in at ${config.publicUrl}/login.\n\n` +
-      `Questions? Write to ${config.supportEmail}.\n\n${config.schoolName}\n`,
+  const data = {
+    school: schoolDetails(config),
+    certificateNumber: certificate.number,
+    studentName: snapshot.studentName,
+    courtName: snapshot.courtName,
+    completionDate: snapshot.completionDate,
+    caseNumber: snapshot.caseNumber,
+    replaces: snapshot.replaces,
   };
+  if (recipient === 'court') return certificateToCourtEmail(data, 'en');
+  return certificateToStudentEmail({ ...data, routing: certificate.routing, downloadPath, linkDays: LINK_DAYS }, 'en');
 }
 
 /** A delivery still to send whose time had come by `moment`. */
@@ -117,14 +102,35 @@ export async function processAllDueDeliveries(
   return sent;
 }
 
+/**
+ * One batch of a round: claims up to BATCH due deliveries, then sends each in turn and records
+ * what came of it.
+ */
 async function sendDueBatch(
   db: Db,
   clock: Clock,
   config: Config,
   mailer: Mailer,
 ): Promise<{ claimed: number; sent: number }> {
-  const now = clock.now();
-  const claimed = await db.transaction(async (tx) => {
+  const claimed = await claimDueDeliveries(db, clock.now());
+  if (claimed.length === 0) return { claimed: 0, sent: 0 };
+  const sending = { clock, config, mailer, linkKey: await getLinkKey(db) };
+  let sent = 0;
+  for (const delivery of claimed) {
+    if (await sendClaimedDelivery(db, sending, delivery)) sent += 1;
+  }
+  return { claimed: claimed.length, sent };
+}
+
+type ClaimedDelivery = typeof certificateDeliveries.$inferSelect;
+
+/**
+ * Claims up to a batch of queued deliveries whose time has come and whose lease, if any, has run
+ * out: each is this round's for LEASE_MS. SKIP LOCKED and the lease keep two instances from
+ * claiming the same one.
+ */
+async function claimDueDeliveries(db: Db, now: Date): Promise<ClaimedDelivery[]> {
+  return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: certificateDeliveries.id })
       .from(certificateDeliveries)
@@ -149,90 +155,159 @@ async function sendDueBatch(
       )
       .returning();
   });
+}
 
-  let sent = 0;
-  const linkKey = claimed.length > 0 ? await getLinkKey(db) : '';
-  for (const delivery of claimed) {
-    const [certificate] = await db
-      .select({
-        id: certificates.id,
-        number: certificates.number,
-        snapshot: certificates.snapshot,
-        routing: certificates.routing,
-        pdf: certificates.pdf,
-        supersededAt: certificates.supersededAt,
-      })
-      .from(certificates)
-      .where(eq(certificates.id, delivery.certificateId));
-    if (!certificate) continue;
-    // A certificate replaced by a correction is never sent (its replacement is).
-    if (certificate.supersededAt) {
-      await db
-        .update(certificateDeliveries)
-        .set({ status: 'cancelled', lockedUntil: null, lastError: REPLACED })
-        .where(and(eq(certificateDeliveries.id, delivery.id), eq(certificateDeliveries.status, 'queued')));
-      continue;
-    }
-    // Renew the lease before each send, and only if it is still this round's: a round slowed by
-    // the mail server must not send what another instance has since claimed.
-    const lease = new Date(clock.now().getTime() + LEASE_MS);
-    const [stillMine] = await db
-      .update(certificateDeliveries)
-      .set({ lockedUntil: lease })
-      .where(
-        and(
-          eq(certificateDeliveries.id, delivery.id),
-          eq(certificateDeliveries.status, 'queued'),
-          delivery.lockedUntil
-            ? eq(certificateDeliveries.lockedUntil, delivery.lockedUntil)
-            : isNull(certificateDeliveries.lockedUntil),
-        ),
-      )
-      .returning({ id: certificateDeliveries.id });
-    if (!stillMine) continue;
-    const attempts = delivery.attempts + 1;
-    // What this send did is written only while the row is still this lease's: a readdress or a
-    // resend queued meanwhile (which clears the lease) stays queued, and goes to its new address.
-    const stillThisSend = and(
-      eq(certificateDeliveries.id, delivery.id),
-      eq(certificateDeliveries.status, 'queued'),
-      eq(certificateDeliveries.lockedUntil, lease),
-    );
-    try {
-      // Rendered here, after the grading transaction, the first time (issue 15, decision 019).
-      const pdf = await ensureCertificatePdf(db, config, certificate);
-      const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
-      const { subject, text } = certificateEmail(config, delivery.recipient, certificate, downloadPath);
-      await mailer.send({
-        to: delivery.email,
-        subject,
-        text,
-        messageId: `certificate-${String(delivery.certificateId)}-${delivery.recipient}`,
-        attachments: [{ filename: 'Certificate_Of_Completion.pdf', content: pdf, contentType: 'application/pdf' }],
-      });
-      await db
-        .update(certificateDeliveries)
-        .set({ status: 'sent', attempts, sentAt: clock.now(), lockedUntil: null, lastError: null })
-        .where(stillThisSend);
-      sent += 1;
-    } catch (error) {
-      const permanent = error instanceof MailDeliveryError && error.permanent;
-      const givingUp = permanent || clock.now().getTime() - delivery.queuedAt.getTime() >= RETRY_FOR_MS;
-      await db
-        .update(certificateDeliveries)
-        .set({
-          status: givingUp ? 'failed' : 'queued',
-          attempts,
-          lockedUntil: null,
-          lastError: describeFailure(error),
-          nextAttemptAt: new Date(clock.now().getTime() + retryDelay(attempts)),
-        })
-        // Only while still this send's: a delivery cancelled meanwhile (its certificate replaced by
-        // a correction, issue 18) stays cancelled, and one readdressed meanwhile stays queued.
-        .where(stillThisSend);
-    }
+interface Sending {
+  clock: Clock;
+  config: Config;
+  mailer: Mailer;
+  /** The download links' key (download-links.ts), read once per batch. */
+  linkKey: string;
+}
+
+/**
+ * Sends one claimed delivery and records the outcome; answers whether it was sent. A replaced
+ * certificate's email is cancelled instead (decision 041), and a delivery whose lease another
+ * round has taken since is left to that round.
+ */
+async function sendClaimedDelivery(db: Db, sending: Sending, delivery: ClaimedDelivery): Promise<boolean> {
+  const certificate = await findCertificateToSend(db, delivery.certificateId);
+  if (!certificate) return false;
+  if (certificate.supersededAt) {
+    await cancelReplacedDelivery(db, delivery.id);
+    return false;
   }
-  return { claimed: claimed.length, sent };
+  const lease = await renewLease(db, sending.clock, delivery);
+  if (!lease) return false;
+  try {
+    await mailCertificate(db, sending, delivery, certificate);
+  } catch (error) {
+    await recordFailedSend(db, sending.clock, { delivery, lease, error });
+    return false;
+  }
+  await recordSent(db, sending.clock, { delivery, lease });
+  return true;
+}
+
+/** The certificate a delivery sends, with its stored PDF if there is one. */
+async function findCertificateToSend(db: Db, certificateId: number) {
+  const [certificate] = await db
+    .select({
+      id: certificates.id,
+      number: certificates.number,
+      snapshot: certificates.snapshot,
+      routing: certificates.routing,
+      pdf: certificates.pdf,
+      supersededAt: certificates.supersededAt,
+    })
+    .from(certificates)
+    .where(eq(certificates.id, certificateId));
+  return certificate;
+}
+
+type CertificateToSend = NonNullable<Awaited<ReturnType<typeof findCertificateToSend>>>;
+
+/** A certificate replaced by a correction is never sent: its replacement is. */
+async function cancelReplacedDelivery(db: Db, deliveryId: number): Promise<void> {
+  await db
+    .update(certificateDeliveries)
+    .set({ status: 'cancelled', lockedUntil: null, lastError: REPLACED })
+    .where(and(eq(certificateDeliveries.id, deliveryId), eq(certificateDeliveries.status, 'queued')));
+}
+
+/**
+ * Renews the lease before a send, and only if it is still this round's: a round slowed by the mail
+ * server must not send what another instance has since claimed. Answers the new lease, or
+ * undefined when the delivery is no longer this round's.
+ */
+async function renewLease(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<Date | undefined> {
+  const lease = new Date(clock.now().getTime() + LEASE_MS);
+  const [stillMine] = await db
+    .update(certificateDeliveries)
+    .set({ lockedUntil: lease })
+    .where(
+      and(
+        eq(certificateDeliveries.id, delivery.id),
+        eq(certificateDeliveries.status, 'queued'),
+        delivery.lockedUntil
+          ? eq(certificateDeliveries.lockedUntil, delivery.lockedUntil)
+          : isNull(certificateDeliveries.lockedUntil),
+      ),
+    )
+    .returning({ id: certificateDeliveries.id });
+  return stillMine ? lease : undefined;
+}
+
+/** Emails the certificate to the delivery's address with its PDF attached, under a Message-ID stable per certificate and recipient. */
+async function mailCertificate(
+  db: Db,
+  { clock, config, mailer, linkKey }: Sending,
+  delivery: ClaimedDelivery,
+  certificate: CertificateToSend,
+): Promise<void> {
+  // Rendered here, after the grading transaction, the first time (decision 019).
+  const pdf = await ensureCertificatePdf(db, config, certificate);
+  const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
+  const { subject, text } = certificateEmail(config, delivery.recipient, certificate, downloadPath);
+  await mailer.send({
+    to: delivery.email,
+    subject,
+    text,
+    messageId: `certificate-${String(delivery.certificateId)}-${delivery.recipient}`,
+    attachments: [{ filename: 'Certificate_Of_Completion.pdf', content: pdf, contentType: 'application/pdf' }],
+  });
+}
+
+/**
+ * What a send did is written only while the row is still this lease's: a readdress or a resend
+ * queued meanwhile (which clears the lease) stays queued, and goes to its new address; a delivery
+ * cancelled meanwhile (its certificate replaced by a correction) stays cancelled.
+ */
+function stillThisSend(deliveryId: number, lease: Date) {
+  return and(
+    eq(certificateDeliveries.id, deliveryId),
+    eq(certificateDeliveries.status, 'queued'),
+    eq(certificateDeliveries.lockedUntil, lease),
+  );
+}
+
+async function recordSent(db: Db, clock: Clock, send: { delivery: ClaimedDelivery; lease: Date }): Promise<void> {
+  await db
+    .update(certificateDeliveries)
+    .set({
+      status: 'sent',
+      attempts: send.delivery.attempts + 1,
+      sentAt: clock.now(),
+      lockedUntil: null,
+      lastError: null,
+    })
+    .where(stillThisSend(send.delivery.id, send.lease));
+}
+
+/**
+ * A failed send is tried again after retryDelay, until RETRY_FOR_MS have passed since it was
+ * queued or the mail server refuses it for good; then it is failed, for an admin to resend
+ * (decision 010).
+ */
+async function recordFailedSend(
+  db: Db,
+  clock: Clock,
+  send: { delivery: ClaimedDelivery; lease: Date; error: unknown },
+): Promise<void> {
+  const { delivery, error } = send;
+  const attempts = delivery.attempts + 1;
+  const permanent = error instanceof MailDeliveryError && error.permanent;
+  const givingUp = permanent || clock.now().getTime() - delivery.queuedAt.getTime() >= RETRY_FOR_MS;
+  await db
+    .update(certificateDeliveries)
+    .set({
+      status: givingUp ? 'failed' : 'queued',
+      attempts,
+      lockedUntil: null,
+      lastError: describeFailure(error),
+      nextAttemptAt: new Date(clock.now().getTime() + retryDelay(attempts)),
+    })
+    .where(stillThisSend(delivery.id, send.lease));
 }
 
 /**

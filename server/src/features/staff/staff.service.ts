@@ -6,6 +6,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { schoolDetails } from '../../platform/email-templates/email.ts';
+import { staffPasswordLinkEmail } from '../../platform/email-templates/staff-emails.ts';
 import { describeMailFailure } from '../../platform/mail/mailer.ts';
 import { staffPasswordWeakness } from '../../platform/password-strength.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../../platform/passwords.ts';
@@ -145,29 +147,21 @@ async function emailLink(
 ): Promise<boolean> {
   const { config } = deps;
   try {
-    const expires = new Intl.DateTimeFormat('en-US', {
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone: config.schoolTimeZone,
-      timeZoneName: 'short',
-    }).format(link.expiresAt);
-    const opening =
-      reason === 'new_account'
-        ? `A staff account has been created for you at ${config.schoolName}. Your username is ${member.username}.`
-        : `A super admin at ${config.schoolName} has sent you a link to choose a new password for your staff account (username ${member.username}).`;
-    await deps.mailer.send({
-      to: member.email,
-      subject: `Set your password for ${config.schoolName}`,
-      text:
-        `Hello ${member.name},\n\n${opening}\n\n` +
-        `Choose your password here:\n${link.setPasswordUrl}\n\n` +
-        `The link works once and expires on ${expires} (${String(SET_PASSWORD_LINK_HOURS)} hours). ` +
-        `After choosing it, sign in at ${config.publicUrl}/admin-login.\n\n` +
-        `If you did not expect this email, you can ignore it.\n\n${config.schoolName}\n`,
-    });
+    const { subject, text } = staffPasswordLinkEmail(
+      {
+        school: schoolDetails(config),
+        name: member.name,
+        username: member.username,
+        reason,
+        setPasswordUrl: link.setPasswordUrl,
+        expiresAt: link.expiresAt,
+        linkHours: SET_PASSWORD_LINK_HOURS,
+        timeZone: config.schoolTimeZone,
+      },
+      // Staff read the school's language of record.
+      'en',
+    );
+    await deps.mailer.send({ to: member.email, subject, text });
     return true;
   } catch (error) {
     log.error(
