@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findMissingRegistrationFields,
-  parseDateOfBirth,
-  REGISTRATION_FIELDS,
-  type Registration,
-  RegistrationSchema,
-} from './registration.ts';
+import { parseDateOfBirth, REGISTRATION_FIELDS, type Registration, RegistrationSchema } from './registration.ts';
 import { US_STATE_CODES } from './states.ts';
 
 const TODAY = new Date('2026-11-22T15:00:00Z');
@@ -24,43 +18,6 @@ function completeForm(): Registration {
     court: 1,
   };
 }
-
-describe('findMissingRegistrationFields (spec 5: "Please fill out all fields.")', () => {
-  it('finds nothing missing on a complete form', () => {
-    expect(findMissingRegistrationFields(completeForm())).toEqual([]);
-  });
-
-  it('accepts the court as the select box gives it, a numeric string', () => {
-    expect(findMissingRegistrationFields({ ...completeForm(), court: '3' })).toEqual([]);
-  });
-
-  it.each(REGISTRATION_FIELDS)('reports %s when it is left out', (field) => {
-    const form: Partial<Record<string, unknown>> = { ...completeForm() };
-    delete form[field];
-    expect(findMissingRegistrationFields(form)).toEqual([field]);
-  });
-
-  it.each(REGISTRATION_FIELDS.filter((field) => field !== 'court'))('reports %s when it is only spaces', (field) => {
-    expect(findMissingRegistrationFields({ ...completeForm(), [field]: '   ' })).toEqual([field]);
-  });
-
-  it('reports every missing field at once, in the order the form shows them', () => {
-    expect(findMissingRegistrationFields({ first_name: 'Maria', city: 'Fresno' })).toEqual(
-      REGISTRATION_FIELDS.filter((field) => field !== 'first_name' && field !== 'city'),
-    );
-  });
-
-  it.each(['04/1_/____', '04/15/199', '4/15/1990', '04-15-1990', '04/15/1990 '])(
-    'counts a date of birth that does not fill the 99/99/9999 mask (%j) as missing',
-    (dob) => {
-      expect(findMissingRegistrationFields({ ...completeForm(), dob })).toEqual(['dob']);
-    },
-  );
-
-  it.each([0, -1, '', 'abc', '0', null])('counts a court that was not chosen (%j) as missing', (court) => {
-    expect(findMissingRegistrationFields({ ...completeForm(), court })).toEqual(['court']);
-  });
-});
 
 describe('parseDateOfBirth', () => {
   it('turns a valid MM/DD/YYYY date into an ISO date', () => {

@@ -24,7 +24,6 @@ export const REGISTRATION_FIELDS = [
   'zip',
   'court',
 ] as const;
-export type RegistrationField = (typeof REGISTRATION_FIELDS)[number];
 
 /** The dob mask 99/99/9999 (spec 5, 9): exactly 10 characters. */
 export const DOB_PATTERN = /^\d{2}\/\d{2}\/\d{4}$/;
@@ -56,22 +55,6 @@ export function parseCourtDueDate(us: string, today: string): string | null {
   if (!isCalendarDate(yyyy, mm, dd)) return null;
   const iso = `${us.slice(6, 10)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
   return iso < today ? null : iso;
-}
-
-/** Spec 5: a field counts as missing when it is blank, and dob when it is not all 10 characters of its mask. */
-export function findMissingRegistrationFields(
-  values: Partial<Record<RegistrationField, unknown>>,
-): RegistrationField[] {
-  return REGISTRATION_FIELDS.filter((field) => {
-    const value = values[field];
-    if (field === 'court')
-      return !(typeof value === 'number'
-        ? value > 0
-        : typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0);
-    if (typeof value !== 'string' || value.trim() === '') return true;
-    if (field === 'dob') return !DOB_PATTERN.test(value);
-    return false;
-  });
 }
 
 const FILL_ALL_FIELDS = 'Please fill out all fields.';
