@@ -185,11 +185,9 @@ function prepareStaffSessionLookup(db: Db) {
 }
 
 // As text: the driver's own formatting of a Date (local offsets, padding) cost more than the
-// comparison it is for. On PGlite each is a named statement it keeps (decision 033).
+// comparison it is for.
 async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<Auth | null> {
-  const [row] = await prepareOnce(db, 'find_student_session', prepareStudentSessionLookup, {
-    opensCall: true,
-  }).execute({ tokenHash, now });
+  const [row] = await prepareOnce(db, 'find_student_session', prepareStudentSessionLookup).execute({ tokenHash, now });
   if (
     !row ||
     row.studentId === null ||
@@ -215,9 +213,7 @@ async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<
 }
 
 async function findStaffAuth(db: Db, tokenHash: string, now: string): Promise<Auth | null> {
-  const [row] = await prepareOnce(db, 'find_staff_session', prepareStaffSessionLookup, {
-    opensCall: true,
-  }).execute({ tokenHash, now });
+  const [row] = await prepareOnce(db, 'find_staff_session', prepareStaffSessionLookup).execute({ tokenHash, now });
   if (!row || row.staffId === null || row.role === null) return null;
   return {
     kind: 'staff',

@@ -6,24 +6,12 @@ import { counties, courts } from '../../db/schema.ts';
 
 /** The courts, or one county's, by name: the registration page's list (prepared, a public page's call). */
 export async function listCourts(db: Db, countyId?: number): Promise<Court[]> {
-  // The public list's one statement opens its call (decision 034: a flood of public calls does not
-  // go ahead of signed-in students' calls).
-  const opensCall = { opensCall: true };
   if (countyId === undefined)
-    return prepareOnce(
-      db,
-      'list_courts',
-      (database) => selectCourts(database).prepare('list_courts'),
-      opensCall,
-    ).execute();
-  return prepareOnce(
-    db,
-    'list_county_courts',
-    (database) =>
-      selectCourts(database)
-        .where(eq(courts.countyId, sql.placeholder('countyId')))
-        .prepare('list_county_courts'),
-    opensCall,
+    return prepareOnce(db, 'list_courts', (database) => selectCourts(database).prepare('list_courts')).execute();
+  return prepareOnce(db, 'list_county_courts', (database) =>
+    selectCourts(database)
+      .where(eq(courts.countyId, sql.placeholder('countyId')))
+      .prepare('list_county_courts'),
   ).execute({ countyId });
 }
 

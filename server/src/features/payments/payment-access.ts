@@ -60,21 +60,17 @@ export async function assertMayPayFor(db: Db, clock: Clock, request: FastifyRequ
   const expires = Number(token?.split('.', 1)[0]);
   if (token && Number.isSafeInteger(expires) && expires > clock.now().getTime()) {
     // A public call's first statement, prepared once (decision 034: it waits as a new call).
-    const [holder] = await prepareOnce(
-      db,
-      'find_payment_token_holder',
-      (database) =>
-        database
-          .select({ id: students.id })
-          .from(students)
-          .where(
-            and(
-              eq(students.id, sql.placeholder('studentId')),
-              eq(students.paymentTokenHash, sql.placeholder('tokenHash')),
-            ),
-          )
-          .prepare('find_payment_token_holder'),
-      { opensCall: true },
+    const [holder] = await prepareOnce(db, 'find_payment_token_holder', (database) =>
+      database
+        .select({ id: students.id })
+        .from(students)
+        .where(
+          and(
+            eq(students.id, sql.placeholder('studentId')),
+            eq(students.paymentTokenHash, sql.placeholder('tokenHash')),
+          ),
+        )
+        .prepare('find_payment_token_holder'),
     ).execute({ studentId, tokenHash: hashToken(token) });
     if (holder) return;
   }

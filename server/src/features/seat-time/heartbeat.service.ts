@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SeatTimeStatus } from '@ts/contract';
 import { type Db, runsOnPglite } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { seatTimeLedger, students } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
@@ -172,28 +172,38 @@ export async function appendOnPglite(
   credited: number,
 ): Promise<BeatRead> {
   const { studentId, moduleId, chapterId, schoolDay, now } = read;
-  const appended = await selectPreparedStatementRows<{ id: number }>(db, 'heartbeat_append', appendIfNewest, {
-    studentId,
-    moduleId,
-    chapterId,
-    now: now.toISOString(),
-    credited,
-    schoolDay,
-    previous: seen.previousHeartbeatAt?.toISOString() ?? null,
-  });
+  const appended = await selectRawRows<{ id: number }>(
+    db,
+    appendIfNewest({
+      studentId,
+      moduleId,
+      chapterId,
+      now: now.toISOString(),
+      credited,
+      schoolDay,
+      previous: seen.previousHeartbeatAt?.toISOString() ?? null,
+    }),
+  );
   if (appended.length === 0) return readBeat(db, read);
   return { ...seen, previousHeartbeatAt: read.now, ...addCredit(seen, credited) };
 }
 
 /** A heartbeat's ledger row, written only while the ledger's newest heartbeat is still `previous`. */
-function appendIfNewest() {
-  const value = (name: string) => sql.placeholder(name);
+function appendIfNewest(beat: {
+  studentId: number;
+  moduleId: number;
+  chapterId: number;
+  now: string;
+  credited: number;
+  schoolDay: string;
+  previous: string | null;
+}) {
   return sql`insert into ${seatTimeLedger}
       (student_id, module_id, chapter_id, heartbeat_at, credited_seconds, school_day)
-    select ${value('studentId')}::int, ${value('moduleId')}::int, ${value('chapterId')}::int,
-      ${value('now')}::timestamptz, ${value('credited')}::int, ${value('schoolDay')}::date
+    select ${beat.studentId}::int, ${beat.moduleId}::int, ${beat.chapterId}::int,
+      ${beat.now}::timestamptz, ${beat.credited}::int, ${beat.schoolDay}::date
     where (select max(${seatTimeLedger.heartbeatAt}) from ${seatTimeLedger}
-      where ${seatTimeLedger.studentId} = ${value('studentId')}::int) is not distinct from ${value('previous')}::timestamptz
+      where ${seatTimeLedger.studentId} = ${beat.studentId}::int) is not distinct from ${beat.previous}::timestamptz
     returning id`;
 }
 

@@ -163,16 +163,12 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
   // before any charge.
   const findBy = async (column: 'id' | 'idempotencyKey', value: string) => {
     const name = `find_test_intent_by_${column}`;
-    const [row] = await prepareOnce(
-      db,
-      name,
-      (database) =>
-        database
-          .select()
-          .from(testProviderIntents)
-          .where(eq(testProviderIntents[column], sql.placeholder('value')))
-          .prepare(name),
-      { opensCall: column === 'id' },
+    const [row] = await prepareOnce(db, name, (database) =>
+      database
+        .select()
+        .from(testProviderIntents)
+        .where(eq(testProviderIntents[column], sql.placeholder('value')))
+        .prepare(name),
     ).execute({ value });
     return row ?? null;
   };
@@ -239,28 +235,23 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
       const invalid = validateTestCard(card, clock.now());
       if (!invalid) {
         const outcome = decide(card.number.replace(/[\s-]/g, ''));
-        const [charged] = await prepareOnce(
-          db,
-          'confirm_test_intent',
-          (database) =>
-            database
-              .update(testProviderIntents)
-              .set({
-                status: sql`${sql.placeholder('status')}::text`,
-                lastError: sql`${sql.placeholder('lastError')}::text`,
-                updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
-              })
-              .where(
-                and(
-                  eq(testProviderIntents.id, sql.placeholder('id')),
-                  eq(testProviderIntents.clientSecret, sql.placeholder('clientSecret')),
-                  notInArray(testProviderIntents.status, [...FINAL_STATUSES]),
-                ),
-              )
-              .returning()
-              .prepare('confirm_test_intent'),
-          // The first statement of the card's confirmation, a public call (decision 034).
-          { opensCall: true },
+        const [charged] = await prepareOnce(db, 'confirm_test_intent', (database) =>
+          database
+            .update(testProviderIntents)
+            .set({
+              status: sql`${sql.placeholder('status')}::text`,
+              lastError: sql`${sql.placeholder('lastError')}::text`,
+              updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+            })
+            .where(
+              and(
+                eq(testProviderIntents.id, sql.placeholder('id')),
+                eq(testProviderIntents.clientSecret, sql.placeholder('clientSecret')),
+                notInArray(testProviderIntents.status, [...FINAL_STATUSES]),
+              ),
+            )
+            .returning()
+            .prepare('confirm_test_intent'),
         ).execute({
           id,
           clientSecret,
