@@ -39,6 +39,81 @@ const featureBoundaries = FEATURES.map((feature) => ({
   ]),
 }));
 
+/** `x as unknown as T`, and the same written with angle brackets (`<T>(<unknown>x)`). */
+const NO_TYPE_ESCAPES = {
+  selector:
+    ':matches(TSAsExpression, TSTypeAssertion)[expression.type=/^(TSAsExpression|TSTypeAssertion)$/][expression.typeAnnotation.type="TSUnknownKeyword"]',
+  message: 'No `as unknown as`: narrow the value or fix its declared type.',
+};
+
+const UNDERSCORE_MESSAGE = "A library's underscore members are its own: use its documented API (STYLE 13).";
+const NO_UNDERSCORE_MEMBERS = [
+  // obj._private, obj._, obj['_private']
+  { selector: 'MemberExpression[property.name=/^_/]', message: UNDERSCORE_MESSAGE },
+  { selector: 'MemberExpression[computed=true][property.value=/^_/]', message: UNDERSCORE_MESSAGE },
+  // '_private' in obj; Object.assign(obj, { _private: ... })
+  { selector: "BinaryExpression[operator='in'][left.value=/^_/]", message: UNDERSCORE_MESSAGE },
+  { selector: "CallExpression[callee.property.name='assign'] Property[key.name=/^_/]", message: UNDERSCORE_MESSAGE },
+  // Reflect.get(obj, '_private') and Reflect.get(SomeClass.prototype, ...)
+  {
+    selector: "CallExpression[callee.object.name='Reflect'] > MemberExpression[property.name='prototype']",
+    message: UNDERSCORE_MESSAGE,
+  },
+  { selector: "CallExpression[callee.object.name='Reflect'] > Literal[value=/^_/]", message: UNDERSCORE_MESSAGE },
+];
+
+/**
+ * A library's functions are not replaced (STYLE 13): no assignment to a member of an imported
+ * binding (`pako.deflate = ...`, `pg.Result.prototype.addFields = ...`), and no Object.assign,
+ * Object.defineProperty or Reflect.set onto one.
+ */
+const noLibraryPatching = {
+  meta: {
+    type: 'problem',
+    messages: { patch: "'{{name}}' is imported: change the design, not the library (STYLE 13)." },
+    schema: [],
+  },
+  create(context) {
+    const importedRoot = (node) => {
+      let root = node;
+      const wrappers = ['MemberExpression', 'TSAsExpression', 'TSTypeAssertion', 'TSNonNullExpression'];
+      while (wrappers.includes(root.type)) root = root.type === 'MemberExpression' ? root.object : root.expression;
+      if (root.type !== 'Identifier') return undefined;
+      for (let scope = context.sourceCode.getScope(root); scope; scope = scope.upper) {
+        const variable = scope.set.get(root.name);
+        if (variable) return variable.defs.some((def) => def.type === 'ImportBinding') ? root.name : undefined;
+      }
+      return undefined;
+    };
+    const report = (node, target) => {
+      const name = importedRoot(target);
+      if (name) context.report({ node, messageId: 'patch', data: { name } });
+    };
+    return {
+      AssignmentExpression(node) {
+        if (node.left.type === 'MemberExpression') report(node, node.left);
+      },
+      CallExpression(node) {
+        const { callee } = node;
+        if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return;
+        const patchers = {
+          Object: ['assign', 'defineProperty', 'defineProperties'],
+          Reflect: ['set', 'defineProperty'],
+        };
+        const methods = patchers[callee.object.name];
+        if (
+          methods &&
+          callee.property.type === 'Identifier' &&
+          methods.includes(callee.property.name) &&
+          node.arguments[0]
+        ) {
+          report(node, node.arguments[0]);
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   js.configs.recommended,
@@ -55,19 +130,20 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 14: no type escapes. `x as unknown as T` tells the compiler to stop checking; narrow the
+    // No type escapes (STYLE 5). `x as unknown as T` tells the compiler to stop checking; narrow the
     // value (a type guard, instanceof) or fix the declared type instead.
     files: ['server/**/*.{ts,tsx}', 'contract/**/*.{ts,tsx}', 'web/**/*.{ts,tsx}', 'e2e/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', NO_TYPE_ESCAPES] },
+  },
+  {
+    // Libraries through their documented API (STYLE 13, decision 053): outside tests, nothing reads or
+    // writes a library's underscore members or replaces a library's functions.
+    files: ['server/**/*.{ts,tsx}', 'contract/**/*.{ts,tsx}', 'web/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**'],
+    ignores: ['**/*.test.{ts,tsx}', 'server/src/testing/**', 'web/src/testing/**'],
+    plugins: { local: { rules: { 'no-library-patching': noLibraryPatching } } },
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          // `x as unknown as T`, and the same written with angle brackets (`<T>(<unknown>x)`).
-          selector:
-            ':matches(TSAsExpression, TSTypeAssertion)[expression.type=/^(TSAsExpression|TSTypeAssertion)$/][expression.typeAnnotation.type="TSUnknownKeyword"]',
-          message: 'No `as unknown as`: narrow the value or fix its declared type.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_TYPE_ESCAPES, ...NO_UNDERSCORE_MEMBERS],
+      'local/no-library-patching': 'error',
     },
   },
   {
