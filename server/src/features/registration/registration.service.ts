@@ -98,7 +98,7 @@ export async function registerStudent(
     // them one by one, so a new one must be added there too (the compiler says so).
   } satisfies Record<Exclude<RegisteredColumn, 'createdAt' | ProfileColumn>, unknown>;
   try {
-    // A student's own registration that nothing stands in the way of: one statement (issue 15).
+    // A student's own registration that nothing stands in the way of: one statement (decision 031).
     if (probe) {
       const [created] = await insertStudentIfClear(
         db,
@@ -189,13 +189,14 @@ type RegisteredColumn = (typeof REGISTERED)[number];
 type ProfileColumn = 'rulesProfileId' | 'rulesProfileVersion';
 
 /**
- * A student's own registration in one statement (issue 15: a thousand may register within a
+ * A student's own registration in one statement (decision 031: a thousand may register within a
  * minute, and the checks first were a transaction of five statements): inserted only while the
- * court exists (its rules profile as it is today is pinned, findCourtProfileRef's), no active
- * enrolment holds the email or the licence number and neither the licence nor the address is
- * over the duplicate probes' limits. Otherwise no row, and registerStudent asks which refusal it
- * is, counting the probe (assertNoActiveDuplicate). A registration that collides finds nothing
- * out here, so none is counted here.
+ * court exists (its rules profile as it is today is pinned, findCourtProfileRef's) and neither the
+ * licence nor the address is over the duplicate probes' limits. An active enrolment holding the
+ * email or the licence number is the students table's unique indexes' to find (decision 005), so
+ * such a registration inserts nothing either. Without a row, registerStudent asks which refusal it
+ * is, counting the probe (assertNoActiveDuplicate, the one duplicate check). A registration that
+ * collides finds nothing out here, so none is counted here.
  */
 async function insertStudentIfClear(
   db: Db,
@@ -217,19 +218,12 @@ async function insertStudentIfClear(
       select ${sql.join(REGISTERED.map(valueOf), sql`, `)}
       from ${courts}
       where ${courts.id} = ${sql.placeholder('courtId')}::int and ${fromCourt.rulesProfileVersion} is not null
-        and not exists (select 1 from ${students} where ${activeEnrolmentHolding()}) and ${underGuessLimits()}
+        and ${underGuessLimits()}
+      on conflict do nothing
       returning ${students.id}`,
     { ...values, ...guess },
     // A registration's first statement: behind calls under way (decision 034).
     { opensCall: true },
-  );
-}
-
-/** An active enrolment holding the `email` or the `dlNumber` placeholder's value. */
-function activeEnrolmentHolding() {
-  return and(
-    isNull(students.archivedAt),
-    or(eq(students.email, sql.placeholder('email')), eq(students.dlNumber, sql.placeholder('dlNumber'))),
   );
 }
 
@@ -241,7 +235,7 @@ function probeOf(input: Registration, probe: { ip: string }) {
 /**
  * Spec 4: an active enrolment with the same email or licence number answers 409 with its
  * studentId. For a public registration (`probe`) that answer tells a stranger whether a licence
- * is enrolled, and its reset token can archive the course, so (issue 13) each duplicate found
+ * is enrolled, and its reset token can archive the course, so (decision 004) each duplicate found
  * counts as a failed sign-in guess for the typed licence and the client's address (the 6th in 15
  * minutes answers 429), and the token is issued only when last name, licence number and date of
  * birth all match the enrolment. A manual enrolment by staff (`probe` null) is neither throttled
@@ -255,7 +249,7 @@ async function assertNoActiveDuplicate(
   probe: { ip: string } | null,
 ): Promise<void> {
   // Every active enrolment holding the email or the licence number: one, or two different ones.
-  // Prepared once (issue 15): every registration asks it.
+  // Prepared once (decision 030): every registration that does not insert at once asks it.
   const findMatches = (tx: Db) =>
     prepareOnce(tx, 'find_registration_matches', (database) =>
       database
@@ -268,7 +262,12 @@ async function assertNoActiveDuplicate(
           paid: sql<boolean>`${students.paymentAt} is not null`,
         })
         .from(students)
-        .where(activeEnrolmentHolding())
+        .where(
+          and(
+            isNull(students.archivedAt),
+            or(eq(students.email, sql.placeholder('email')), eq(students.dlNumber, sql.placeholder('dlNumber'))),
+          ),
+        )
         .orderBy(sql`${students.dlNumber} = ${sql.placeholder('dlNumber')}::text desc`, students.id)
         .prepare('find_registration_matches'),
     ).execute({ email: input.email, dlNumber: input.dl_number });
@@ -283,7 +282,7 @@ async function assertNoActiveDuplicate(
     const [existing] = matches;
     if (!existing) return null;
     await recordFailure();
-    // Issue 19: a second enrolment holding the other detail is not replaced by resetting this
+    // Decision 026: a second enrolment holding the other detail is not replaced by resetting this
     // one, so no reset is offered: archiving this one would leave the new registration refused.
     const other = matches.find((match) => match.id !== existing.id);
     const provesIdentity =
