@@ -2,7 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    setupFiles: ['server/src/testing/console-guard.ts', 'server/src/testing/password-cost.ts'],
+    setupFiles: [
+      'server/src/testing/console-guard.ts',
+      'server/src/testing/password-cost.ts',
+      'server/src/testing/caching.ts',
+    ],
     // Two cores run two files at once.
     pool: 'forks',
     testTimeout: 20_000,

@@ -69,6 +69,8 @@ const ConfigSchema = z.object({
   ALLOW_TEST_PAYMENTS: flag,
   ALLOW_MAIL_OUTBOX: flag,
   ALLOW_HTTP: flag,
+  /** Decision 054: `off` keeps nothing in memory, every answer read afresh (the suite runs once so). */
+  CACHING: z.preprocess(blankAsUndefined, z.enum(['on', 'off']).default('on')),
   LOG_LEVEL: z.preprocess(
     blankAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -173,6 +175,8 @@ export interface Config {
   readonly testPayments: boolean;
   readonly videoBaseUrl: string;
   readonly logLevel: string;
+  /** Whether the instance keeps copies in memory (CACHING, platform/caches.ts). */
+  readonly caching: boolean;
   /** Proxy hops whose X-Forwarded-For is believed (the rate limits key on the client's address). */
   readonly trustProxy: number;
   readonly schoolTimeZone: string;
@@ -216,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     testPayments: !e.STRIPE_SECRET_KEY,
     videoBaseUrl: e.VIDEO_BASE_URL,
     logLevel: e.LOG_LEVEL,
+    caching: e.CACHING === 'on',
     trustProxy: e.TRUST_PROXY,
     schoolTimeZone: e.SCHOOL_TIME_ZONE,
   });

@@ -13,6 +13,7 @@ import { createPaymentProvider } from './platform/payments/index.ts';
 import { startDeliveryWorker } from './features/certificates/deliveries.service.ts';
 import { startRetentionJob } from './features/retention/retention.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
+import { setCaching } from './platform/caches.ts';
 
 export interface ServerOptions {
   /** The reviewed content to load (content/ unless a test serves its own copy). */
@@ -22,6 +23,7 @@ export interface ServerOptions {
 /** Process entry: loadConfig -> openDb -> migrate -> load content -> buildApp -> listen. */
 export async function runServer(options: ServerOptions = {}): Promise<void> {
   const config = loadConfig();
+  setCaching(config.caching);
   // DATA_DIR holds court records and set-password links: whatever the server or a library
   // creates there from now on is owner-only (issue 13), and what an earlier version left open
   // is narrowed (openPglite does its own folder).

@@ -4,6 +4,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 import { heardContentVersion } from './content-version.ts';
 import { answers, chapters, contentVersion, modules, questions, topics, videos } from './schema.ts';
+import { createCache } from '../platform/caches.ts';
 
 /**
  * The course content in memory (issue 15, decision 019). Chapters, modules, topics, videos and
@@ -72,7 +73,8 @@ export function finalBanks(content: CourseContent, edition: string | null): numb
 }
 
 /** Per database: the copy being read or kept, and the newest version heard when its read began. */
-const copies = new WeakMap<Db, { version: number; content: Promise<CourseContent> }>();
+/** The one copy of the content per database (platform/caches.ts). */
+const copies = createCache<'course', { version: number; content: Promise<CourseContent> }>(1);
 
 /**
  * The content as of the newest version heard (read from the database the first time, and again
@@ -83,14 +85,14 @@ export async function getCourseContent(db: Db): Promise<CourseContent> {
   if (db instanceof PgTransaction) throw new Error('getCourseContent takes the database, not a transaction');
   // The version is heard per database client (the pool, the PGlite instance), which drizzle keeps.
   const heard = heardContentVersion(databaseClient(db));
-  let copy = copies.get(db);
+  let copy = copies.get(db, 'course');
   if (!copy || copy.version < heard) {
     const content = readCourseContent(db);
     copy = { version: heard, content };
-    copies.set(db, copy);
+    copies.set(db, 'course', copy);
     // A failed read is not kept: the next call tries again.
     content.catch(() => {
-      if (copies.get(db)?.content === content) copies.delete(db);
+      if (copies.get(db, 'course')?.content === content) copies.delete(db, 'course');
     });
   }
   return copy.content;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ANY_STAFF, listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, staffRoles } from './endpoint.ts';
 import { AppError, notFound, registerErrorHandler } from './errors.ts';
 import type { Auth } from './session.ts';
+import { withCachingOn } from '../testing/with-caching.ts';
 
 const DEFAULT_PROFILE = { id: 'default', version: 1 };
 const person = { name: 'Pat Doe', paymentAt: null, completedAt: null };
@@ -190,16 +191,20 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: [{ field: 'name' }] });
   });
 
-  it('serialises a memoised answer once by its schema and sends that same text while the object lives', async () => {
-    const first = await get('/kept-row');
-    expect(first.statusCode).toBe(200);
-    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(first.json()).toEqual({ id: 7, first_name: 'Ana' });
-    expect(first.body).not.toContain('D7654321');
-    // The handler promises the same object means the same answer; its kept text is what is sent.
-    keptRow.first_name = 'Changed after it was sent';
-    const second = await get('/kept-row');
-    expect(second.body).toBe(first.body);
+  describe('with caching on', () => {
+    withCachingOn();
+
+    it('serialises a memoised answer once by its schema and sends that same text while the object lives', async () => {
+      const first = await get('/kept-row');
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(first.json()).toEqual({ id: 7, first_name: 'Ana' });
+      expect(first.body).not.toContain('D7654321');
+      // The handler promises the same object means the same answer; its kept text is what is sent.
+      keptRow.first_name = 'Changed after it was sent';
+      const second = await get('/kept-row');
+      expect(second.body).toBe(first.body);
+    });
   });
 
   it('answers with the endpoint’s own success status', async () => {

@@ -11,6 +11,7 @@ import {
 } from '@ts/contract';
 import { forbidden, paymentRequired, unauthenticated, validationFailed } from './errors.ts';
 import type { Auth } from './session.ts';
+import { createDerivedCache } from '../platform/caches.ts';
 
 /**
  * Who may call a route. Every route declares one (there is no default), so a new route
@@ -193,12 +194,8 @@ export function serve<E extends Endpoint, A extends Access>(
       reply.status(status);
       if (status === 204) return reply.send();
       if (options.memoisedAnswer && typeof result === 'object' && result !== null) {
-        let text = serialisedAnswers.get(result);
-        if (text === undefined) {
-          // The route's own serialiser (its response schema), as fastify would have used.
-          text = reply.serialize(result);
-          serialisedAnswers.set(result, text);
-        }
+        // The route's own serialiser (its response schema), as fastify would have used.
+        const text = serialisedAnswers(result, 'json', () => reply.serialize(result));
         // A string with a JSON content type is sent as it is.
         return reply.type('application/json; charset=utf-8').send(text);
       }
@@ -208,7 +205,7 @@ export function serve<E extends Endpoint, A extends Access>(
 }
 
 /** The JSON text of each memoised answer, for as long as the answer object lives. */
-const serialisedAnswers = new WeakMap<object, ReturnType<FastifyReply['serialize']>>();
+const serialisedAnswers = createDerivedCache<ReturnType<FastifyReply['serialize']>>();
 
 /** Throws 401, 402 or 403 unless the caller matches the route's access policy. */
 async function authorize(request: FastifyRequest, access: Access): Promise<void> {

@@ -6,12 +6,12 @@ import { getCourseContent, isModuleServed, type ModuleRow, modulesOfChapter } fr
 import { getStudentProgress } from '../progress/progress.queries.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
-import { createKeptAnswers } from '../../platform/kept-answers.ts';
+import { createDerivedCache } from '../../platform/caches.ts';
 
 // What a student reads again and again, kept with the content or progress copy it came from.
-const keptChapters = createKeptAnswers<Chapter[]>();
-const keptModules = createKeptAnswers<Module[]>();
-const keptTopics = createKeptAnswers<Topic[]>();
+const keptChapters = createDerivedCache<Chapter[]>();
+const keptModules = createDerivedCache<Module[]>();
+const keptTopics = createDerivedCache<Topic[]>();
 
 export async function listChapters(db: Db, language: Language): Promise<Chapter[]> {
   const content = await getCourseContent(db);

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { createVersionedCopies } from '../../db/versioned-copies.ts';
+import { createVersionedCache } from '../../platform/caches.ts';
 import { moduleCompletions, students } from '../../db/schema.ts';
 import { jsonIdsColumn, OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
 import { completedChapterIdsColumn } from './chapter-order.ts';
@@ -19,7 +19,7 @@ export interface StudentProgress {
 
 /** Enough for every student studying at once on a busy day; the least recently used go first. */
 const PROGRESS_COPIES = 20_000;
-const progressCopies = createVersionedCopies<StudentProgress>(PROGRESS_COPIES);
+const progressCopies = createVersionedCache<StudentProgress>(PROGRESS_COPIES);
 
 /**
  * The columns a progress copy is read from, for a query whose rows are students: a caller that

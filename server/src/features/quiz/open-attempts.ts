@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { createVersionedCopies } from '../../db/versioned-copies.ts';
+import { createCache, createVersionedCache } from '../../platform/caches.ts';
 import { quizAttempts, students } from '../../db/schema.ts';
 import { jsonIdsColumn, OUTER_STUDENT_ID, parseJsonColumn } from '../../db/subquery-columns.ts';
 import { keepStudentProgress, studentProgressColumns } from '../progress/progress.queries.ts';
@@ -19,35 +19,21 @@ interface OpenAttemptsCopy {
 }
 
 /** As many students as the progress copies hold (decision 019); the least recently used go first. */
-const copies = createVersionedCopies<OpenAttemptsCopy>(20_000);
+const copies = createVersionedCache<OpenAttemptsCopy>(20_000);
 
 /**
- * Attempts this instance showed (drawn, or shown again), by id (issue 15). What grading needs of
+ * Attempts this instance showed (drawn, or shown again), by id. What grading needs of
  * an attempt (its questions, their order, its rules) never changes once it is drawn, and the
  * grading statement grades only an attempt not yet submitted, so a submission naming an attempt
- * held here needs no read of its own, whichever instance graded or drew since. Kept per database,
- * the oldest out first: 5,000 (about 2 kB each), a quiz open at once for five times the 1,000
- * students an instance is measured with; an attempt let go is read again when submitted.
+ * held here needs no read of its own, whichever instance graded or drew since (platform/caches.ts):
+ * 5,000 (about 2 kB each), a quiz open at once for five times the 1,000 students an instance is
+ * measured with; an attempt not held is read again when submitted.
  */
-const heldByDb = new WeakMap<Db, Map<number, OpenAttempt>>();
-const HELD_LIMIT = 5_000;
-
-function heldAttemptsOf(db: Db): Map<number, OpenAttempt> {
-  let held = heldByDb.get(db);
-  if (!held) {
-    held = new Map();
-    heldByDb.set(db, held);
-  }
-  return held;
-}
+const heldAttempts = createCache<number, OpenAttempt>(5_000);
 
 /** Notes an attempt shown to its student, for its submission. */
 export function holdOpenAttempt(db: Db, attempt: OpenAttempt): void {
-  const held = heldAttemptsOf(db);
-  held.delete(attempt.id);
-  held.set(attempt.id, attempt);
-  const oldest = held.keys().next();
-  if (held.size > HELD_LIMIT && !oldest.done) held.delete(oldest.value);
+  heldAttempts.set(db, attempt.id, attempt);
 }
 
 /**
@@ -58,13 +44,13 @@ export function findHeldAttempt(
   db: Db,
   input: { studentId: number; chapterId: number; attemptId: number },
 ): OpenAttempt | undefined {
-  const attempt = heldAttemptsOf(db).get(input.attemptId);
+  const attempt = heldAttempts.get(db, input.attemptId);
   return attempt?.studentId === input.studentId && attempt.chapterId === input.chapterId ? attempt : undefined;
 }
 
 /** Forgets an attempt once submitted: it is never graded again. */
 export function releaseAttempt(db: Db, attemptId: number): void {
-  heldAttemptsOf(db).delete(attemptId);
+  heldAttempts.delete(db, attemptId);
 }
 
 /** The student's open attempts as a column of a query whose rows are students. */

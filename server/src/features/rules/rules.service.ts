@@ -4,19 +4,20 @@ import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { courts, rulesProfiles, students } from '../../db/schema.ts';
 import { notFound } from '../../plugins/errors.ts';
+import { createCache } from '../../platform/caches.ts';
 
 /**
- * Rules profiles (issue 8, decision 012). A profile version never changes once loaded, so each
- * is read from the database once per process and kept.
+ * Rules profiles (decision 012). A profile version never changes once loaded, so each is read
+ * from the database once and kept (platform/caches.ts).
  */
-const profileCache = new Map<string, RulesProfile>();
+const profileCache = createCache<string, RulesProfile>(200);
 
 export const DEFAULT_PROFILE_ID = 'default';
 
 /** One version of a profile, as loaded from content/rules/. */
 export async function getRulesProfile(db: Db, id: string, version: number): Promise<RulesProfile> {
   const key = `${id}@${String(version)}`;
-  const cached = profileCache.get(key);
+  const cached = profileCache.get(db, key);
   if (cached) return cached;
   const [row] = await db
     .select({ definition: rulesProfiles.definition })
@@ -24,7 +25,7 @@ export async function getRulesProfile(db: Db, id: string, version: number): Prom
     .where(and(eq(rulesProfiles.id, id), eq(rulesProfiles.version, version)));
   if (!row) throw new Error(`rules profile ${key} is not loaded`);
   const profile = RulesProfileSchema.parse(row.definition);
-  profileCache.set(key, profile);
+  profileCache.set(db, key, profile);
   return profile;
 }
 
