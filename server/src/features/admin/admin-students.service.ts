@@ -15,7 +15,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { readdressStudentDeliveries } from '../certificates/deliveries.service.ts';
 import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { listCertificatesWithDeliveries } from '../certificates/certificates.service.ts';
+import { listCertificatesWithDeliveries } from '../certificates/certificate-lists.service.ts';
 import { listPaymentsOf } from '../payments/payments.queries.ts';
 import { listSubmittedAttemptsOf } from '../quiz/quiz.queries.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';

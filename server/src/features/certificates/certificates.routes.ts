@@ -5,14 +5,11 @@ import type { AppDeps } from '../../deps.ts';
 import { declareAccess, PUBLIC, SIGNED_IN, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { assertMaySeeStudent } from '../../plugins/policies.ts';
-import {
-  getCertificatePdfFor,
-  getLatestCertificateOf,
-  issueCertificateFor,
-  listCertificatesOf,
-  searchArchive,
-  verifyCertificateNumber,
-} from './certificates.service.ts';
+import { searchArchive } from './archive.service.ts';
+import { getLatestCertificateOf, listCertificatesOf } from './certificate-lists.service.ts';
+import { issueCertificateFor } from './certificate-requests.service.ts';
+import { getCertificatePdfFor } from './downloads.service.ts';
+import { verifyCertificateNumber } from './verification.service.ts';
 import { resendDeliveryFor } from './deliveries.service.ts';
 
 /** Lookups by certificate number from outside (the QR code's /verify, PDF downloads), per address. */

@@ -7,7 +7,7 @@ import { certificateCorrections, certificateDeliveries, certificates, courts, st
 import { type Clock, isoToUs } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { issueCertificate } from './certificates.service.ts';
+import { issueCertificate } from './issuing.service.ts';
 import { REPLACED } from './deliveries.service.ts';
 
 /**

@@ -8,13 +8,13 @@ import {
 import { type Email, schoolDetails } from '../../platform/email-templates/email.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { certificateDeliveries, certificates } from '../../db/schema.ts';
+import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
-import { ensureCertificatePdf, findDeliveryOwner } from './certificates.service.ts';
+import { ensureCertificatePdf } from './certificate-pdf.service.ts';
 import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 import { createLoadGauge, type LoadGauge } from '../../platform/event-loop-load.ts';
@@ -322,6 +322,17 @@ export async function resendDeliveryFor(
   const owner = await findDeliveryOwner(db, input.deliveryId);
   if (!owner || !canSeeStudent(context.auth, owner)) throw notFound('No such delivery.');
   await resendDelivery(db, { clock: context.clock, staffId: context.auth.staffId }, input);
+}
+
+/** The student a delivery belongs to, for the scope check before an admin resends it. */
+async function findDeliveryOwner(db: Db, deliveryId: number) {
+  const [row] = await db
+    .select({ id: students.id, courtId: students.courtId })
+    .from(certificateDeliveries)
+    .innerJoin(certificates, eq(certificates.id, certificateDeliveries.certificateId))
+    .innerJoin(students, eq(students.id, certificates.studentId))
+    .where(eq(certificateDeliveries.id, deliveryId));
+  return row ?? null;
 }
 
 /** An admin sends a delivery again (from the dead-letter state, or to repeat a sent one). */

@@ -3,7 +3,7 @@ import type { Module, Quiz } from '@ts/contract';
 import { chapterBank, finalBanks, getCourseContent } from '../../db/course-content.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
-import { COURSE_NAME } from '../certificates/certificates.service.ts';
+import { COURSE_NAME } from '../certificates/certificate-snapshot.ts';
 import { completeModulesOf, moduleIdsOf, signInPaidStudent } from '../../testing/course.ts';
 import { createRulesStudent, type RulesStudent } from '../../testing/rules.ts';
 

@@ -10,7 +10,7 @@ import {
   certificateIssueSteps,
   type IssueContext,
   readCertificateHolder,
-} from '../certificates/certificates.service.ts';
+} from '../certificates/issuing.service.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { COMMIT_UNWAITED } from '../../db/unwaited-commit.ts';

@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progress/progress.service.ts';
-import type { IssueContext } from '../certificates/certificates.service.ts';
+import type { IssueContext } from '../certificates/issuing.service.ts';
 import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import {

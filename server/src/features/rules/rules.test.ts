@@ -29,7 +29,7 @@ import {
   signInAgain,
 } from '../../testing/rules.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
-import { DEFAULT_RULES_PROFILE } from '../certificates/certificates.service.ts';
+import { DEFAULT_RULES_PROFILE } from '../certificates/certificate-snapshot.ts';
 import { getRulesProfile } from './rules.service.ts';
 
 const MINUTE = 60_000;

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { students } from '../../db/schema.ts';
+import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
+import {
+  type CourseStudent,
+  createCourseStudent,
+  onlyCertificateOf,
+  recordCourseCompletion,
+} from '../../testing/certificates.ts';
+import { uniqueAddress } from '../../testing/sign-in.ts';
+
+const anonymousGet = (t: TestApp, url: string, remoteAddress?: string) =>
+  t.app.inject({ method: 'GET', url, ...(remoteAddress ? { remoteAddress } : {}) });
+
+describe('certificates', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A student who has passed the final (recorded as the grading transaction records it). */
+  async function completedStudent(
+    overrides: Partial<typeof students.$inferInsert> = {},
+  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
+    const student = await createCourseStudent(t, overrides);
+    await recordCourseCompletion(t, student.id);
+    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
+  }
+
+  describe('public verification (GET /api/public/verify/{number})', () => {
+    it('confirms a genuine number with the completion date, the court and a masked name, and nothing that identifies the driver', async () => {
+      const student = await completedStudent({ firstName: 'José', lastName: 'Núñez', dob: '1991-03-09' });
+
+      const response = await anonymousGet(t, `/api/public/verify/${student.certificate.number}`);
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        valid: true,
+        number: student.certificate.number,
+        completion_date: student.certificate.completionDate,
+        court_name: student.court.name,
+        student_name: 'J. N.',
+        superseded_by: null,
+        superseded_at: null,
+      });
+      for (const secret of [student.dlNumber, '1991-03-09', '03/09/1991', student.email, 'Núñez', 'José', 'N*']) {
+        expect(response.body).not.toContain(secret);
+      }
+    });
+
+    it('finds a number typed in lower case', async () => {
+      const student = await completedStudent();
+      const response = await anonymousGet(t, `/api/public/verify/${student.certificate.number.toLowerCase()}`);
+      expect(response.json()).toMatchObject({ valid: true, number: student.certificate.number });
+    });
+
+    it('says an unknown number is not valid, with nothing else', async () => {
+      const response = await anonymousGet(t, '/api/public/verify/TS-2026-999999');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        valid: false,
+        number: 'TS-2026-999999',
+        completion_date: null,
+        court_name: null,
+        student_name: null,
+        superseded_by: null,
+        superseded_at: null,
+      });
+    });
+
+    it('answers 30 checks a minute from one address and the 31st with 429, while another address is still answered', async () => {
+      const address = uniqueAddress();
+      for (let i = 0; i < 30; i++) {
+        expect((await anonymousGet(t, '/api/public/verify/TS-2026-999999', address)).statusCode).toBe(200);
+      }
+      const limited = await anonymousGet(t, '/api/public/verify/TS-2026-999999', address);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('TOO_MANY_REQUESTS');
+      expect((await anonymousGet(t, '/api/public/verify/TS-2026-999999', uniqueAddress())).statusCode).toBe(200);
+    });
+  });
+});
