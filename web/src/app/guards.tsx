@@ -1,8 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { type SessionUser, authApi } from '@ts/contract';
-import { callApi, isSessionEnded } from '../lib/api.ts';
+import type { SessionUser } from '@ts/contract';
+import { isSessionEnded } from '../lib/api.ts';
+import { sharedQueries } from '../lib/queries.ts';
 import { useStoredUser } from '../lib/session.ts';
 import { clearStoredUser, isStaffType, readStoredUser, storeUser } from '../lib/stored-user.ts';
 import { paths, studentStart } from './paths.ts';
@@ -26,12 +27,7 @@ export function AreaGuard({ area }: { area: Area }) {
   const navigate = useNavigate();
   const loginPath = area === 'admin' ? paths.adminLogin : paths.studentLogin;
   const allowed = belongsTo(stored, area);
-  const me = useQuery({
-    queryKey: ['me'],
-    queryFn: () => callApi(authApi.me),
-    enabled: allowed,
-    retry: false,
-  });
+  const me = useQuery({ ...sharedQueries.me(), enabled: allowed });
 
   useEffect(() => {
     // Only the server's 401 ends it: a call aborted by a reload or a failing connection does not.

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { certificatesApi } from '@ts/contract';
 import { useTranslation } from '../lib/i18n.ts';
-import { callApi } from '../lib/api.ts';
 import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
-import { useCompletedChapters } from '../features/course/course-queries.ts';
+import { certificateQueries } from '../features/certificates/certificate-queries.ts';
+import { isFinalComplete } from '../features/progress/final-complete.ts';
+import { useCompletedChapters } from '../features/progress/progress-queries.ts';
 import { IdentityCheckDialog } from '../features/course/identity-check.tsx';
 import { PersonalQuestionsGate } from '../features/course/personal-questions.tsx';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
@@ -17,15 +17,14 @@ export function StudentLayout() {
   const user = useStoredUser();
   const signOut = useSignOut();
   const schoolName = useSchoolName();
-  const completed = new Set(useCompletedChapters().data ?? []);
-  const finalComplete = Boolean(user?.completed_at) || completed.has(6);
-  // Issue 19: a certificate a super_admin issued without the final counts too. Asked once per
-  // visit, and only while the final is not complete (the Certificates page shares the answer).
+  const completedChapters = useCompletedChapters().data;
+  const completed = new Set(completedChapters ?? []);
+  const finalComplete = isFinalComplete(completedChapters, user);
+  // A certificate a super_admin issued without the final counts too (spec 2). Asked only while
+  // the final is not complete (the Certificates page shares the answer).
   const certificates = useQuery({
-    queryKey: ['certificates', user?.id ?? 0],
-    queryFn: () => callApi(certificatesApi.list, { params: { studentId: user?.id ?? 0 } }),
+    ...certificateQueries.list(user?.id ?? 0),
     enabled: !finalComplete && (user?.id ?? 0) > 0 && user?.payment_at != null,
-    staleTime: Infinity,
   });
   const hasCertificate = finalComplete || (certificates.data?.length ?? 0) > 0;
   const items: NavItem[] = [

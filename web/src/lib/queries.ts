@@ -1,32 +1,45 @@
-import { useQuery } from '@tanstack/react-query';
-import { courtsApi, healthApi } from '@ts/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { authApi, courtsApi, healthApi } from '@ts/contract';
 import { callApi } from './api.ts';
 import { setSchoolTimeZone } from './dates.ts';
 import { embeddedPublicConfig } from './public-config.ts';
 
 /**
- * School name, support address, price and time zone, from the server's configuration: already
- * in the page as served (lib/public-config.ts), asked for only where it is not.
+ * The queries of no one feature (the signed-in user, the school's configuration, the courts), each
+ * key written once here; every feature's own queries are in its `*-queries.ts`.
  */
+export const sharedQueries = {
+  /** The signed-in user as the server sees them: the guards' check, asked again after progress. */
+  me: () => queryOptions({ queryKey: ['me'], queryFn: () => callApi(authApi.me), retry: false }),
+  /**
+   * School name, support address, price and time zone, from the server's configuration: already
+   * in the page as served (lib/public-config.ts), asked for only where it is not.
+   */
+  publicConfig: () =>
+    queryOptions({
+      queryKey: ['public-config'],
+      queryFn: async () => {
+        const config = await callApi(healthApi.publicConfig);
+        setSchoolTimeZone(config.schoolTimeZone);
+        return config;
+      },
+      initialData: embeddedPublicConfig,
+      staleTime: Infinity,
+    }),
+  courts: () =>
+    queryOptions({
+      queryKey: ['courts'],
+      queryFn: () => callApi(courtsApi.list, { query: {} }),
+      staleTime: 5 * 60_000,
+    }),
+};
+
 export function usePublicConfig() {
-  return useQuery({
-    queryKey: ['public-config'],
-    queryFn: async () => {
-      const config = await callApi(healthApi.publicConfig);
-      setSchoolTimeZone(config.schoolTimeZone);
-      return config;
-    },
-    initialData: embeddedPublicConfig,
-    staleTime: Infinity,
-  });
+  return useQuery(sharedQueries.publicConfig());
 }
 
 export function useCourts() {
-  return useQuery({
-    queryKey: ['courts'],
-    queryFn: () => callApi(courtsApi.list, { query: {} }),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(sharedQueries.courts());
 }
 
 /** The school's name from SCHOOL_NAME; a proper name, so it is not translated. */

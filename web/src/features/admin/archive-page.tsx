@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { callApi } from '../../lib/api.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 /** A licence number or an email address, as the archive call takes it. */
 const ArchiveSearchSchema = z.object({ search: z.string().trim().min(1).max(254) });
@@ -18,11 +17,7 @@ const ArchiveSearchSchema = z.object({ search: z.string().trim().min(1).max(254)
 export function ArchivePage() {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
-  const results = useQuery({
-    queryKey: ['archive', search],
-    queryFn: () => callApi(certificatesApi.searchArchive, { params: { id: search } }),
-    enabled: search !== '',
-  });
+  const results = useQuery(adminQueries.archive(search));
 
   const form = useSchemaForm(ArchiveSearchSchema, { search: '' });
   const errorOf = useFieldErrors(form);

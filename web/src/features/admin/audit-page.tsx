@@ -1,13 +1,14 @@
 import { formatMoment } from '../../lib/dates.ts';
 import { Link, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { type AuditEntry, auditApi } from '@ts/contract';
+import type { AuditEntry } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 /** A record as it was or became: compact JSON, wrapped to fit a narrow screen. */
 function Snapshot({ value }: { value: unknown }) {
@@ -47,12 +48,7 @@ export function AuditPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = Number(searchParams.get('page') ?? '1');
   const page = Number.isInteger(requested) && requested >= 1 ? requested : 1;
-  const log = useQuery({
-    queryKey: ['audit-log', page],
-    queryFn: () => callApi(auditApi.list, { query: { page } }),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const log = useQuery(adminQueries.auditLog(page));
   const goTo = (next: number) => setSearchParams(next === 1 ? {} : { page: String(next) });
   const lastPage = log.data ? Math.max(1, Math.ceil(log.data.total / log.data.pageSize)) : 1;
 

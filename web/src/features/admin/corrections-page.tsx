@@ -10,6 +10,7 @@ import { callApi } from '../../lib/api.ts';
 import { formatMoment } from '../../lib/dates.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import { adminQueries } from './admin-queries.ts';
 
 const STATUSES = ['pending', 'approved', 'rejected'] as const;
 
@@ -18,7 +19,7 @@ function CorrectionItem({ correction, showStudent }: { correction: Correction; s
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
-  const done = () => void queryClient.invalidateQueries({ queryKey: ['admin-corrections'] });
+  const done = () => void queryClient.invalidateQueries({ queryKey: adminQueries.allCorrections() });
   const approve = useMutation({
     mutationFn: () => callApi(correctionsApi.approve, { params: { id: correction.id } }),
     onSettled: done,
@@ -90,10 +91,7 @@ export function CorrectionsList({ corrections, showStudent }: { corrections: Cor
 /** Issue 18: a student's requests on the admin student detail (admins only). */
 export function StudentCorrectionsSection({ studentId }: { studentId: number }) {
   const { t } = useTranslation();
-  const corrections = useQuery({
-    queryKey: ['admin-corrections', { studentId }],
-    queryFn: () => callApi(correctionsApi.list, { query: { studentId } }),
-  });
+  const corrections = useQuery(adminQueries.correctionsOfStudent(studentId));
   if (!corrections.data || corrections.data.length === 0) return null;
   return (
     <section aria-labelledby="student-corrections-heading" className="rounded-lg bg-white p-6 shadow">
@@ -110,10 +108,7 @@ export function CorrectionsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const status = STATUSES.find((known) => known === params.get('status')) ?? 'pending';
-  const corrections = useQuery({
-    queryKey: ['admin-corrections', { status }],
-    queryFn: () => callApi(correctionsApi.list, { query: { status } }),
-  });
+  const corrections = useQuery(adminQueries.correctionsByStatus(status));
   return (
     <div className="space-y-6">
       <PageHeading className="text-2xl font-bold">{t('admin.pages.corrections')}</PageHeading>

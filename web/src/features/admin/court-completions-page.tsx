@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CourtCompletion, courtApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
@@ -16,6 +16,7 @@ import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { downloadCsv, rowsToCsv } from './report-csv.ts';
 import { staffPolicyRole } from './staff-role.ts';
+import { adminQueries, type CourtCompletionFilters } from './admin-queries.ts';
 
 /** New completions appear while the page is open: it asks again this often (issue 18). */
 export const COURT_COMPLETIONS_REFRESH_MS = 5000;
@@ -32,8 +33,6 @@ const CSV_COLUMNS = [
   'acknowledged_at',
 ] as const satisfies readonly (keyof CourtCompletion)[];
 
-type Filters = { from?: string; to?: string; search?: string; courtId?: number };
-
 /** Which rows an "Acknowledge selected" could not record. */
 class AcknowledgeFailed extends Error {
   constructor(readonly numbers: readonly string[]) {
@@ -48,7 +47,7 @@ function acknowledgeErrorText(error: unknown, t: TFunction): string {
 }
 
 /** Every row the filters match, page by page, for the CSV. */
-async function fetchAllRows(filters: Filters): Promise<CourtCompletion[]> {
+async function fetchAllRows(filters: CourtCompletionFilters): Promise<CourtCompletion[]> {
   const rows: CourtCompletion[] = [];
   for (let page = 1; ; page++) {
     const answer = await callApi(courtApi.completions, { query: { ...filters, page } });
@@ -78,18 +77,15 @@ export function CourtCompletionsPage() {
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
 
-  const filters: Filters = {
+  const filters: CourtCompletionFilters = {
     ...(/^\d{4}-\d{2}-\d{2}$/.test(from) ? { from } : {}),
     ...(/^\d{4}-\d{2}-\d{2}$/.test(to) ? { to } : {}),
     ...(debouncedSearch ? { search: debouncedSearch } : {}),
     ...(/^\d+$/.test(court) ? { courtId: Number(court) } : {}),
   };
   const completions = useQuery({
-    queryKey: ['court-completions', filters, page],
-    queryFn: () => callApi(courtApi.completions, { query: { ...filters, page } }),
-    placeholderData: keepPreviousData,
+    ...adminQueries.courtCompletions(filters, page),
     refetchInterval: COURT_COMPLETIONS_REFRESH_MS,
-    retry: false,
   });
   const acknowledge = useMutation({
     // Each row on its own: one that fails (a certificate replaced meanwhile) does not stop the rest.
@@ -105,7 +101,7 @@ export function CourtCompletionsPage() {
       if (failed.length > 0) throw new AcknowledgeFailed(failed);
     },
     onSuccess: () => setSelected(new Set()),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['court-completions'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminQueries.allCourtCompletions() }),
   });
   const [exporting, setExporting] = useState(false);
 

@@ -2,14 +2,14 @@ import { schoolToday } from '../../lib/dates.ts';
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { type ReportRow, type Stat, type StatName, dashboardApi } from '@ts/contract';
+import type { ReportRow, Stat, StatName } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Button } from '../../components/button.tsx';
-import { callApi } from '../../lib/api.ts';
 import { CompletionsChart } from './completions-chart.tsx';
 import { downloadReportCsv } from './report-csv.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 // A US school: money and counts read the same way in both languages ($1,234.56).
 const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -21,8 +21,8 @@ const moneyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency
  */
 export function DashboardPage() {
   const { t } = useTranslation();
-  const stats = useQuery({ queryKey: ['admin-stats'], queryFn: () => callApi(dashboardApi.stats), retry: false });
-  const report = useQuery({ queryKey: ['admin-report'], queryFn: () => callApi(dashboardApi.report), retry: false });
+  const stats = useQuery(adminQueries.stats());
+  const report = useQuery(adminQueries.report());
   const statsHeading = useId();
   const reportHeading = useId();
 

@@ -17,6 +17,7 @@ import { TextField } from '../../components/field.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 type Message = { tone: 'success' | 'error'; text: string } | null;
 
@@ -103,12 +104,7 @@ export function QuestionEditPage() {
   const { t } = useTranslation();
   const { questionId = '' } = useParams();
   const id = Number(questionId);
-  const question = useQuery({
-    queryKey: ['admin-question', id],
-    queryFn: () => callApi(questionsApi.get, { params: { id } }),
-    enabled: Number.isInteger(id) && id > 0,
-    retry: false,
-  });
+  const question = useQuery(adminQueries.question(id));
 
   const backLink = (
     <Link to="/admin/modify-questions" className="font-semibold text-blue-800 underline">
@@ -156,9 +152,9 @@ function QuestionForm({ question }: { question: AdminQuestion }) {
   const save = useMutation({
     mutationFn: (body: SaveQuestion) => callApi(questionsApi.save, { params: { id: question.id }, body }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['admin-question', question.id], saved);
+      queryClient.setQueryData(adminQueries.question(question.id).queryKey, saved);
       // The list shows the question's text; a quiz drawn from now on shows the new texts.
-      return queryClient.invalidateQueries({ queryKey: ['admin-questions'] });
+      return queryClient.invalidateQueries({ queryKey: adminQueries.questions().queryKey });
     },
   });
 

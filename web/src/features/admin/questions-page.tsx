@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { FINAL_EXAM_CHAPTER, contentApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
-import { callApi } from '../../lib/api.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 /** Spec 9: the list shows the first 120 characters of each question. */
 export const QUESTION_PREVIEW_LENGTH = 120;
@@ -39,7 +39,7 @@ export function QuestionsPage() {
   // Chapter 6 is the final exam's own bank (issue 17).
   const chapterLabel = (chapter: number) =>
     chapter === FINAL_EXAM_CHAPTER ? t('questions.finalExam') : t('questions.chapter', { number: chapter });
-  const questions = useQuery({ queryKey: ['admin-questions'], queryFn: () => callApi(contentApi.questions) });
+  const questions = useQuery(adminQueries.questions());
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const chapterFilter = params.get('chapter') ?? '';

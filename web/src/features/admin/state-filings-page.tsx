@@ -21,6 +21,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 import { downloadCsv, rowsToCsv } from './report-csv.ts';
+import { adminQueries } from './admin-queries.ts';
 
 const stateName = (code: string) => US_STATES.find(([state]) => state === code)?.[1] ?? code;
 
@@ -97,12 +98,8 @@ export function StateFilingsPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('state') ?? undefined;
   const state = US_STATE_CODES.find((code) => code === requested);
-  const overview = useQuery({
-    queryKey: ['state-filings', state ?? null],
-    queryFn: () => callApi(stateFilingsApi.overview, { query: state ? { state } : {} }),
-    retry: false,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['state-filings'] });
+  const overview = useQuery(adminQueries.stateFilings(state));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminQueries.allStateFilings() });
   const exportBatch = useMutation({
     mutationFn: async (code: UsStateCode) => {
       const filing = await callApi(stateFilingsApi.export, { body: { state: code } });

@@ -9,6 +9,7 @@ import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { StateOptions } from '../../components/state-options.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
+import { adminQueries } from './admin-queries.ts';
 
 /**
  * Issue 19: an admin corrects the student's email and mailing address (a typo reaches no one)
@@ -32,7 +33,7 @@ export function StudentContactSection({ student }: { student: AdminStudent }) {
       callApi(adminStudentsApi.updateContact, { params: { id: student.id }, body }),
     onSuccess: async () => {
       setEditing(false);
-      await queryClient.invalidateQueries({ queryKey: ['admin-student', student.id] });
+      await queryClient.invalidateQueries({ queryKey: adminQueries.student(student.id).queryKey });
     },
   });
   const set = (key: keyof typeof values) => (event: { target: { value: string } }) =>

@@ -42,6 +42,7 @@ import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
 import { staffPolicyRole } from './staff-role.ts';
 import { StudentDeadlineField } from '../rules/rules-messages.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -143,11 +144,7 @@ export function StudentDetailPage() {
   // page offers no action the server would refuse.
   const role = staffPolicyRole(user);
   const may = (endpoint: Endpoint) => staffMayCall(endpoint, role);
-  const detail = useQuery({
-    queryKey: ['admin-student', id],
-    queryFn: () => callApi(adminStudentsApi.get, { params: { id } }),
-    retry: false,
-  });
+  const detail = useQuery(adminQueries.student(id));
   const [actionError, setActionError] = useState<string | null>(null);
   // Spec 2: the page reloads after an action (mark paid, resend, generate, unlock...).
   const action = useMutation({

@@ -20,6 +20,7 @@ import {
   useRegistrationForm,
 } from '../registration/registration-form.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 /**
  * Spec 2, 5 and 7 /admin/student-sign-up: an admin enrols a student by hand (`backdoor: true`).
@@ -43,7 +44,7 @@ export function StudentSignUpPage() {
         body: { ...registration, backdoor: true, manual_payment: manualPayment },
       }),
     // The new student is in the students list from now on.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-students'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminQueries.allStudentLists() }),
   });
 
   // Spec 5: in manual enrolment the court defaults to the first in the list.

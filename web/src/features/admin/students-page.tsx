@@ -1,24 +1,23 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import {
   ADMIN_STUDENT_DEFAULT_ORDER,
   ADMIN_STUDENT_SORTS,
   type AdminStudentRow,
   type AdminStudentSort,
-  adminStudentsApi,
 } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type SortOrder } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
-import { callApi } from '../../lib/api.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 /** Spec 9: the student search waits until typing has paused for 300 ms. */
 export const STUDENT_SEARCH_DELAY_MS = 300;
@@ -97,22 +96,7 @@ export function StudentsPage() {
     setTyped(searchTerm);
   }, [searchTerm]);
 
-  const list = useQuery({
-    queryKey: ['admin-students', searchTerm, courtId ?? null, page, sort, order],
-    queryFn: () =>
-      callApi(adminStudentsApi.list, {
-        query: {
-          ...(searchTerm ? { searchTerm } : {}),
-          page,
-          courtId,
-          // Spec 2's call as it is for the default order; the sort only when another is chosen.
-          ...(sort === ADMIN_STUDENT_DEFAULT_ORDER.sort && order === ADMIN_STUDENT_DEFAULT_ORDER.order
-            ? {}
-            : { sort, order }),
-        },
-      }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery(adminQueries.students({ searchTerm, courtId, page, sort, order }));
   const data = list.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
 

@@ -23,6 +23,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { adminQueries } from './admin-queries.ts';
 
 type Role = StaffAccount['role'];
 type SetPasswordLink = EndpointOutput<typeof staffApi.issueSetPasswordLink>;
@@ -324,7 +325,7 @@ function EditDialog({
 /** /admin/users (super_admin): staff accounts, their one-time set-password links, and disabling. */
 export function UsersPage() {
   const { t } = useTranslation();
-  const accounts = useQuery({ queryKey: ['staff-accounts'], queryFn: () => callApi(staffApi.list) });
+  const accounts = useQuery(adminQueries.staffAccounts());
   const courts = useCourts();
   const courtList = courts.data ?? [];
   const [shown, setShown] = useState<ShownLink | null>(null);

@@ -2,17 +2,19 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { type Certificate, certificatesApi, registrationApi } from '@ts/contract';
+import { type Certificate, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
-import { useCompletedChapters } from '../course/course-queries.ts';
+import { useCompletedChapters } from '../progress/progress-queries.ts';
+import { isFinalComplete } from '../progress/final-complete.ts';
 import { formatMoment, formatShortDate } from '../../lib/dates.ts';
 import { usePublicConfig } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { CorrectionRequest } from './correction-request.tsx';
+import { certificateQueries } from './certificate-queries.ts';
 
 /**
  * Issue 18: where a certificate is, step by step, with the school's dates and times; a step that
@@ -61,15 +63,11 @@ export function CertificatesPage() {
   const user = useStoredUser();
   const studentId = user?.id ?? 0;
   const completed = useCompletedChapters();
-  const certificates = useQuery({
-    queryKey: ['certificates', studentId],
-    queryFn: () => callApi(certificatesApi.list, { params: { studentId } }),
-    enabled: studentId > 0,
-  });
+  const certificates = useQuery({ ...certificateQueries.list(studentId), enabled: studentId > 0 });
   const [confirming, setConfirming] = useState(false);
   const [retaking, setRetaking] = useState(false);
   const [retakeError, setRetakeError] = useState(false);
-  const finalComplete = completed.data?.includes(6) === true || Boolean(user?.completed_at);
+  const finalComplete = isFinalComplete(completed.data, user);
 
   async function retake() {
     setRetaking(true);

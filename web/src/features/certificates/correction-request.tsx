@@ -9,6 +9,7 @@ import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { formatShortDate } from '../../lib/dates.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import { certificateQueries } from './certificate-queries.ts';
 
 /**
  * Issue 18: "Something wrong on your certificate?": the student asks for one detail to be
@@ -22,18 +23,15 @@ export function CorrectionRequest({ studentId }: { studentId: number }) {
   const [value, setValue] = useState('');
   const [reason, setReason] = useState('');
   const [invalid, setInvalid] = useState<'value' | 'reason' | null>(null);
-  const requests = useQuery({
-    queryKey: ['corrections', studentId],
-    queryFn: () => callApi(correctionsApi.own, { params: { id: studentId } }),
-  });
+  const requests = useQuery(certificateQueries.corrections(studentId));
   const send = useMutation({
     mutationFn: () => callApi(correctionsApi.request, { params: { id: studentId }, body: { field, value, reason } }),
     onSuccess: async () => {
       setOpen(false);
       setValue('');
       setReason('');
-      await queryClient.invalidateQueries({ queryKey: ['corrections', studentId] });
-      await queryClient.invalidateQueries({ queryKey: ['certificates', studentId] });
+      await queryClient.invalidateQueries({ queryKey: certificateQueries.corrections(studentId).queryKey });
+      await queryClient.invalidateQueries({ queryKey: certificateQueries.list(studentId).queryKey });
     },
   });
   const latest = requests.data?.[0];

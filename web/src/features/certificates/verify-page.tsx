@@ -2,20 +2,15 @@ import { formatShortDate } from '../../lib/dates.ts';
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { certificatesApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { callApi } from '../../lib/api.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { certificateQueries } from './certificate-queries.ts';
 
 /** The page the certificate's QR code opens: whether the certificate is genuine, and little else. */
 export function VerifyPage() {
   const { t } = useTranslation();
   const { number = '' } = useParams();
-  const result = useQuery({
-    queryKey: ['verify', number],
-    queryFn: () => callApi(certificatesApi.verify, { params: { number } }),
-    retry: false,
-  });
+  const result = useQuery(certificateQueries.verify(number));
   return (
     <div className="mx-auto max-w-lg space-y-4">
       <PageHeading className="text-2xl font-bold">{t('verify.title')}</PageHeading>

@@ -4,7 +4,8 @@ import { Alert } from '../../components/alert.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
 import { Stepper } from '../../components/stepper.tsx';
 import { buildChapterSteps } from './chapter-steps.ts';
-import { useChapters, useCompletedChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
+import { useChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
+import { useCompletedChapters } from '../progress/progress-queries.ts';
 import { ChapterSeatTimeNotice } from './seat-time.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 

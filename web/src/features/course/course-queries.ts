@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { type Quiz, FINAL_EXAM_CHAPTER, contentApi, progressApi, quizApi } from '@ts/contract';
-import { callApi, shouldSignOutAfter } from '../../lib/api.ts';
+import { type Quiz, FINAL_EXAM_CHAPTER, contentApi, identityChecksApi, quizApi, seatTimeApi } from '@ts/contract';
+import { callApi } from '../../lib/api.ts';
+import { sharedQueries } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
-import { clearStoredUser } from '../../lib/stored-user.ts';
+import { progressQueries } from '../progress/progress-queries.ts';
 
 /** The signed-in student's id (the guard guarantees one on every course page). */
 export function useStudentId(): number {
@@ -16,22 +17,26 @@ function useLanguage(): string {
 }
 
 /**
- * Every course query in one place (issue 16): a key is written once, and every query whose
- * answer holds course text is keyed by the language, so switching to Español mid-page asks for
- * the Spanish text instead of keeping the English one.
+ * Every course query in one place: a key is written once, and every query whose answer holds
+ * course text is keyed by the language, so switching to Español mid-page asks for the Spanish text
+ * instead of keeping the English one.
  */
 export const courseQueries = {
   chapters: (language: string) =>
     queryOptions({ queryKey: ['chapters', language], queryFn: () => callApi(contentApi.chapters) }),
+  /** Every chapter's module list (each module with whether the student completed it). */
+  allModuleLists: () => ['modules'] as const,
   modules: (chapterId: number, studentId: number, language: string) =>
     queryOptions({
-      queryKey: ['modules', chapterId, language],
+      queryKey: [...courseQueries.allModuleLists(), chapterId, language],
       queryFn: () => callApi(contentApi.modules, { params: { chapterId }, query: { userId: studentId } }),
       enabled: chapterId > 0,
     }),
+  /** Every module page's answer (each with whether the student completed it). */
+  allModules: () => ['module'] as const,
   module: (moduleId: number, language: string) =>
     queryOptions({
-      queryKey: ['module', moduleId, language],
+      queryKey: [...courseQueries.allModules(), moduleId, language],
       queryFn: () => callApi(contentApi.module, { params: { moduleId } }),
     }),
   topics: (moduleId: number, language: string) =>
@@ -44,6 +49,8 @@ export const courseQueries = {
       queryKey: ['video', moduleId, language],
       queryFn: () => callApi(contentApi.video, { params: { moduleId } }),
     }),
+  /** Every quiz being taken, whichever chapter and language. */
+  allQuizzes: () => ['quiz'] as const,
   /**
    * The quiz being taken. The server shows an unsubmitted attempt again rather than drawing
    * anew, so asking in the other language gives the same questions, translated. It is forgotten
@@ -52,7 +59,7 @@ export const courseQueries = {
    */
   quiz: (chapterId: number, studentId: number, language: string) =>
     queryOptions({
-      queryKey: ['quiz', chapterId, language],
+      queryKey: [...courseQueries.allQuizzes(), chapterId, language],
       queryFn: (): Promise<Quiz> =>
         chapterId === FINAL_EXAM_CHAPTER
           ? callApi(quizApi.finalExam, { params: { studentId } })
@@ -62,35 +69,34 @@ export const courseQueries = {
       gcTime: 0,
       placeholderData: keepPreviousData,
     }),
-  quizStatus: (chapterId: number, studentId: number) =>
+  /** The student's seat time for a module (and its chapter), a chapter, or the course (decision 012). */
+  seatTime: (studentId: number, query: SeatTimeQuery) =>
     queryOptions({
-      queryKey: ['quiz-status', chapterId],
-      queryFn: () => callApi(progressApi.quizStatus, { params: { id: studentId, chapterId } }),
+      queryKey: ['seat-time', studentId, query],
+      queryFn: () => callApi(seatTimeApi.get, { params: { id: studentId }, query }),
+      retry: false,
+    }),
+  /** The student's identity check: one asked now, a lock, or neither (decision 012). */
+  identityCheck: (studentId: number) =>
+    queryOptions({
+      queryKey: ['identity-check', studentId],
+      queryFn: () => callApi(identityChecksApi.get, { params: { id: studentId } }),
+      retry: false,
+    }),
+  /** Whether the student's profile asks personal validation questions, and whether they are set (decision 050). */
+  personalQuestions: (studentId: number) =>
+    queryOptions({
+      queryKey: ['personal-questions', studentId],
+      queryFn: () => callApi(identityChecksApi.personalQuestions, { params: { id: studentId } }),
+      staleTime: 60_000,
     }),
 };
 
+/** What the seat-time call is asked about: a module (and its chapter), a chapter, or the course. */
+export type SeatTimeQuery = { moduleId: number } | { chapterId: number } | Record<string, never>;
+
 export function useChapters() {
   return useQuery(courseQueries.chapters(useLanguage()));
-}
-
-/**
- * Spec 8: if the completed-chapters call fails, the stored user is removed (no redirect at once),
- * but only when the server answered so; a call aborted by a reload keeps the student signed in.
- */
-export function useCompletedChapters() {
-  const studentId = useStudentId();
-  return useQuery({
-    queryKey: ['completed-chapters', studentId],
-    queryFn: async () => {
-      try {
-        return await callApi(progressApi.completedChapters, { params: { id: studentId } });
-      } catch (error) {
-        if (shouldSignOutAfter(error)) clearStoredUser();
-        throw error;
-      }
-    },
-    enabled: studentId > 0,
-  });
 }
 
 export function useModules(chapterId: number) {
@@ -114,7 +120,7 @@ export function useQuiz(chapterId: number) {
 }
 
 export function useQuizStatus(chapterId: number) {
-  return useQuery(courseQueries.quizStatus(chapterId, useStudentId()));
+  return useQuery(progressQueries.quizStatus(chapterId, useStudentId()));
 }
 
 /** After progress changes, everything that shows progress is asked again. */
@@ -122,9 +128,12 @@ export function useRefreshProgress(): () => Promise<void> {
   const queryClient = useQueryClient();
   return async () => {
     await Promise.all(
-      ['completed-chapters', 'modules', 'module', 'quiz-status', 'me'].map((key) =>
-        queryClient.invalidateQueries({ queryKey: [key] }),
-      ),
+      [
+        progressQueries.all(),
+        courseQueries.allModuleLists(),
+        courseQueries.allModules(),
+        sharedQueries.me().queryKey,
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
   };
 }

@@ -11,7 +11,7 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { formatMoment } from '../../lib/dates.ts';
 import { useStudentRules } from '../rules/rules-messages.tsx';
-import { personalQuestionsKey } from './personal-questions.tsx';
+import { courseQueries } from './course-queries.ts';
 
 /**
  * Identity checks (issue 8, decision 012). The server asks a question of the student's own record
@@ -23,8 +23,6 @@ import { personalQuestionsKey } from './personal-questions.tsx';
 
 /** How often an open course page asks whether a check is due (when the profile has checks). */
 export const IDENTITY_POLL_MS = 60_000;
-
-const identityKey = (studentId: number) => ['identity-check', studentId] as const;
 
 /** A refusal that an identity check (409), a course lock (423) or unanswered personal questions (409) explain. */
 export function isIdentityHold(error: unknown): error is ApiError {
@@ -54,15 +52,9 @@ function useAskIdentityCheck(): (options?: { unlessShown?: boolean }) => void {
   return useCallback(
     (options = {}) => {
       if (studentId === 0) return;
-      const shown = queryClient.getQueryData<IdentityCheckState>(identityKey(studentId));
+      const shown = queryClient.getQueryData(courseQueries.identityCheck(studentId).queryKey);
       if (options.unlessShown && (shown?.check || shown?.locked)) return;
-      void queryClient
-        .fetchQuery({
-          queryKey: identityKey(studentId),
-          queryFn: () => callApi(identityChecksApi.get, { params: { id: studentId } }),
-          staleTime: 0,
-        })
-        .catch(() => undefined);
+      void queryClient.fetchQuery({ ...courseQueries.identityCheck(studentId), staleTime: 0 }).catch(() => undefined);
     },
     [queryClient, studentId],
   );
@@ -87,7 +79,7 @@ export function useIdentityHold(): (error: unknown) => boolean {
       if (!isIdentityHold(error)) return false;
       // The gate (personal-questions.tsx) reads the answer again and sends the student to set them.
       if (error.code === 'PERSONAL_QUESTIONS_REQUIRED') {
-        void queryClient.invalidateQueries({ queryKey: personalQuestionsKey(studentId) });
+        void queryClient.invalidateQueries({ queryKey: courseQueries.personalQuestions(studentId).queryKey });
       } else ask();
       return true;
     },
@@ -109,12 +101,10 @@ function useIdentityState(studentId: number | null) {
     studentId !== null &&
     (rules.data?.identityChecks.enabled === true || (rules.isError && COURSE_PAGE.test(pathname)));
   return useQuery({
-    queryKey: identityKey(studentId ?? 0),
-    queryFn: () => callApi(identityChecksApi.get, { params: { id: studentId ?? 0 } }),
+    ...courseQueries.identityCheck(studentId ?? 0),
     enabled: polling,
     // Not while locked: the lock message, once closed, stays closed until a page is refused again.
     refetchInterval: (query) => (polling && !query.state.data?.locked ? IDENTITY_POLL_MS : false),
-    retry: false,
   });
 }
 
@@ -161,7 +151,7 @@ export function IdentityCheckDialog() {
         : null;
 
   function settle(next: IdentityCheckState) {
-    if (studentId !== null) queryClient.setQueryData(identityKey(studentId), next);
+    if (studentId !== null) queryClient.setQueryData(courseQueries.identityCheck(studentId).queryKey, next);
   }
 
   function close() {
@@ -189,7 +179,7 @@ export function IdentityCheckDialog() {
             if (outcome === 'passed') {
               setNotice(null);
               // A quiz refused for the check is drawn again now.
-              void queryClient.invalidateQueries({ queryKey: ['quiz'] });
+              void queryClient.invalidateQueries({ queryKey: courseQueries.allQuizzes() });
             } else if (next.check) setNotice('wrong');
             else setNotice(outcome === 'timed_out' ? 'timedOut' : 'missed');
           }}

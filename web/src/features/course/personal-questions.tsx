@@ -14,6 +14,7 @@ import { PageHeading } from '../../components/page-heading.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 import { useStoredUser } from '../../lib/session.ts';
+import { courseQueries } from './course-queries.ts';
 
 /**
  * Personal validation questions (decision 050). Under a profile that asks them, a paid student
@@ -24,15 +25,8 @@ import { useStoredUser } from '../../lib/session.ts';
 
 export const PERSONAL_QUESTIONS_PATH = '/personal-questions';
 
-export const personalQuestionsKey = (studentId: number) => ['personal-questions', studentId] as const;
-
 function usePersonalQuestions(studentId: number | null) {
-  return useQuery({
-    queryKey: personalQuestionsKey(studentId ?? 0),
-    queryFn: () => callApi(identityChecksApi.personalQuestions, { params: { id: studentId ?? 0 } }),
-    enabled: studentId !== null,
-    staleTime: 60_000,
-  });
+  return useQuery({ ...courseQueries.personalQuestions(studentId ?? 0), enabled: studentId !== null });
 }
 
 /** Sends a paid student whose answers are still to set to the page that sets them. */
@@ -70,7 +64,7 @@ export function PersonalQuestionsPage() {
     mutationFn: (answers: { key: PersonalQuestionKey; answer: string }[]) =>
       callApi(identityChecksApi.setPersonalQuestions, { params: { id: studentId }, body: { answers } }),
     onSuccess: (next) => {
-      queryClient.setQueryData(personalQuestionsKey(studentId), next);
+      queryClient.setQueryData(courseQueries.personalQuestions(studentId).queryKey, next);
       void navigate('/', { replace: true });
     },
   });
@@ -92,7 +86,7 @@ export function PersonalQuestionsPage() {
       await save.mutateAsync(rows.map((row) => ({ key: row.key as PersonalQuestionKey, answer: row.answer })));
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PERSONAL_QUESTIONS_SET') {
-        await queryClient.invalidateQueries({ queryKey: personalQuestionsKey(studentId) });
+        await queryClient.invalidateQueries({ queryKey: courseQueries.personalQuestions(studentId).queryKey });
         void navigate('/', { replace: true });
         return;
       }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import { FINAL_EXAM_CHAPTER, type QuizSubmission, certificatesApi, progressApi, quizApi } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type QuizSubmission, progressApi, quizApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { ApiError, callApi, gotNoAnswerFromApi, shouldSignOutAfter } from '../../lib/api.ts';
@@ -13,6 +13,7 @@ import { QuizSeatTimeRefusal, seatTimeRefusal } from './seat-time.tsx';
 import { identityHoldText, isIdentityHold, useIdentityHold } from './identity-check.tsx';
 import { isRulesRefusal, QuizInstructions, RulesRefusal, rulesRefusalText } from '../rules/rules-messages.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { certificateQueries } from '../certificates/certificate-queries.ts';
 import { forgetQuizDraft, readQuizDraft, saveQuizDraft, type QuizAnswers } from './quiz-drafts.ts';
 
 /** Spec 2 /quiz/{chapterId}, and /final (or /final-exam) for the final exam. */
@@ -69,11 +70,7 @@ function QuizGate({ chapterId }: { chapterId: number }) {
 function FinalComplete() {
   const { t } = useTranslation();
   const studentId = useStudentId();
-  const certificate = useQuery({
-    queryKey: ['latest-certificate', studentId],
-    queryFn: () => callApi(certificatesApi.latest, { params: { id: studentId } }),
-    retry: false,
-  });
+  const certificate = useQuery(certificateQueries.latest(studentId));
   return (
     <div className="space-y-2">
       <Alert tone="success">{t('quiz.finalComplete')}</Alert>

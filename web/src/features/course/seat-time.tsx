@@ -7,6 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
 import { useIdentityCheckDue } from './identity-check.tsx';
 import { formatDuration, formatLimit } from '../../lib/durations.ts';
+import { courseQueries, type SeatTimeQuery } from './course-queries.ts';
 
 /**
  * Seat time on the course pages (issue 8, decision 012). The server counts the time from
@@ -21,20 +22,9 @@ const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'scroll', 'whe
 /** Media events do not bubble, but a capturing listener on the document hears them: a playing video. */
 const MEDIA_EVENTS = ['play', 'timeupdate'] as const;
 
-type SeatTimeQuery = { moduleId: number } | { chapterId: number } | Record<string, never>;
-
-function seatTimeKey(studentId: number, query: SeatTimeQuery) {
-  return ['seat-time', studentId, query] as const;
-}
-
 /** The student's seat time for a module (and its chapter), a chapter, or the course. */
 export function useSeatTime(studentId: number, query: SeatTimeQuery, enabled = true) {
-  return useQuery({
-    queryKey: seatTimeKey(studentId, query),
-    queryFn: () => callApi(seatTimeApi.get, { params: { id: studentId }, query }),
-    enabled: enabled && studentId > 0,
-    retry: false,
-  });
+  return useQuery({ ...courseQueries.seatTime(studentId, query), enabled: enabled && studentId > 0 });
 }
 
 export function dailyCapReached(status: SeatTimeStatus | undefined): boolean {
@@ -106,7 +96,7 @@ export function useSeatTimeHeartbeat(studentId: number, moduleId: number): SeatT
         const answer = await callApi(seatTimeApi.heartbeat, { body: { studentId, moduleId } });
         if (!stopped) {
           setAnsweredAt(Date.now());
-          queryClient.setQueryData(seatTimeKey(studentId, { moduleId }), answer);
+          queryClient.setQueryData(courseQueries.seatTime(studentId, { moduleId }).queryKey, answer);
           if (answer.identityCheckDue) identityCheckDue();
         }
         const remaining = answer.module?.remainingSeconds ?? 0;

@@ -9,6 +9,7 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { clearStoredUser } from '../../lib/stored-user.ts';
 import { formatAmount } from './format-amount.ts';
 import { returnStatusMessageKey } from './payment-messages.ts';
+import { paymentQueries } from './payment-queries.ts';
 import { TestCheckout } from './test-checkout.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
@@ -84,11 +85,7 @@ function Checkout({
   const { t } = useTranslation();
   // Issue 16: what the court requires, said once more before the card is asked for.
   const rules = useCourtRules(courtId);
-  const amount = useQuery({
-    queryKey: ['payment-amount', studentId],
-    queryFn: () => callApi(paymentsApi.amount, { params: { studentId } }),
-    retry: false,
-  });
+  const amount = useQuery(paymentQueries.amount(studentId));
   const intent = useMutation({ mutationFn: () => callApi(paymentsApi.createIntent, { body: { studentId } }) });
   const requested = useRef(false);
   useEffect(() => {

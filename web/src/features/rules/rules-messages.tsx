@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { TFunction } from '../../lib/i18n.ts';
-import { type ErrorCode, type Quiz, rulesApi } from '@ts/contract';
+import type { ErrorCode, Quiz } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
+import { ApiError, detailsOf } from '../../lib/api.ts';
 import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { rulesQueries } from './rules-queries.ts';
 
 /**
  * What the pages show of a student's rules profile (issue 8, decision 012): the quiz instruction
@@ -66,12 +67,7 @@ export function QuizInstructions({ quiz }: { quiz: Quiz }) {
 export function useStudentRules(studentId: number | null) {
   // The profile's name comes in the page's language.
   const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['student-rules', studentId, i18n.language],
-    queryFn: () => callApi(rulesApi.studentRules, { params: { id: studentId ?? 0 } }),
-    enabled: studentId !== null,
-    retry: false,
-  });
+  return useQuery({ ...rulesQueries.student(studentId ?? 0, i18n.language), enabled: studentId !== null });
 }
 
 /**

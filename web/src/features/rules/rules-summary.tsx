@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { TFunction } from '../../lib/i18n.ts';
-import { FINAL_EXAM_CHAPTER, type RulesSummary, type StudentRules, rulesApi } from '@ts/contract';
-import { callApi } from '../../lib/api.ts';
+import { FINAL_EXAM_CHAPTER, type RulesSummary, type StudentRules } from '@ts/contract';
 import { formatLimit } from '../../lib/durations.ts';
+import { rulesQueries } from './rules-queries.ts';
 
 /**
  * A court's rules in plain sentences (issue 16): what the driver must do and what happens with
@@ -84,10 +84,5 @@ export function RulesSummaryList({ rules, heading, id }: { rules: RulesSummary; 
 /** A court's rules (GET /api/public/courts/:id/rules), in the page's language; idle without a court. */
 export function useCourtRules(courtId: number | null) {
   const { i18n } = useTranslation();
-  return useQuery({
-    queryKey: ['court-rules', courtId, i18n.language],
-    queryFn: () => callApi(rulesApi.courtRules, { params: { id: courtId ?? 0 } }),
-    enabled: courtId !== null,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ ...rulesQueries.court(courtId ?? 0, i18n.language), enabled: courtId !== null });
 }

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { newQueryClient, render, settled, stubApi, waitFor, type Answer } from '../../testing/page.tsx';
-import { useCompletedChapters } from './course-queries.ts';
+import { progressQueries, useCompletedChapters } from './progress-queries.ts';
 
 const STUDENT = {
   id: 3,
@@ -23,7 +23,9 @@ async function failCompletedChapters(answer: () => Promise<Answer> | Answer): Pr
   stubApi(answer);
   const client = newQueryClient();
   render(<CompletedChapters />, { client });
-  await waitFor(() => expect(client.getQueryState(['completed-chapters', STUDENT.id])?.status).toBe('error'));
+  await waitFor(() =>
+    expect(client.getQueryState(progressQueries.completedChapters(STUDENT.id).queryKey)?.status).toBe('error'),
+  );
   await settled();
   expect(fetch).toHaveBeenCalledWith('/api/students/3/completedChapters', expect.anything());
 }
