@@ -480,7 +480,13 @@ export const quizAttempts = pgTable(
     rulesProfileId: text('rules_profile_id').notNull().default('default'),
     rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
   },
-  (t) => [index('quiz_attempts_student_chapter_idx').on(t.studentId, t.chapterId)],
+  (t) => [
+    index('quiz_attempts_student_chapter_idx').on(t.studentId, t.chapterId),
+    // One open attempt per student and quiz: two draws at once save one (decision 055).
+    uniqueIndex('quiz_attempts_one_open_key')
+      .on(t.studentId, t.chapterId)
+      .where(sql`${t.submittedAt} is null`),
+  ],
 );
 
 /**

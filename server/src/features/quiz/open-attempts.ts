@@ -134,7 +134,7 @@ async function readOpenAttempts(
       .prepare(name),
   ).execute({ studentId: student.studentId, chapterId });
   if (read && forDraw) keepStudentProgress(db, student.studentId, read);
-  // The newest open attempt of each chapter (there is one; the draw's statement, draw_quiz_attempt, sees to it).
+  // The open attempt of each chapter (one at most: the one-open-attempt index, decision 055).
   const byChapter = new Map((read?.open ?? []).map((attempt) => [attempt.chapterId, attempt]));
   const fresh: OpenAttemptsCopy = { version: read?.version ?? student.progressVersion, byChapter };
   copies.keep(db, student.studentId, fresh);

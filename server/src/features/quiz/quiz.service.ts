@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/issuing.service.ts';
-import { selectPreparedRows, selectPreparedStatementRows } from '../../db/raw-rows.ts';
+import { selectPreparedRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import {
   type BankQuestion,
@@ -19,6 +19,7 @@ import {
   getCourseContent,
 } from '../../db/course-content.ts';
 import { drawAcrossBanks, drawQuestions, finalExamHistory, shuffle } from './draw-questions.ts';
+import { saveDrawnAttempt } from './drawn-attempts.ts';
 import {
   findFreshOpenAttempt,
   findHeldAttempt,
@@ -159,7 +160,7 @@ async function drawAttempt(
   const { edition } = profile.rules;
   // The latest attempt's questions are the ones not to draw again: read with the open attempts,
   // or here when this instance's copy answered that none is open. (An attempt a request at the
-  // same moment drew since is the one draw_quiz_attempt answers.)
+  // same moment drew since is the one saveDrawnAttempt answers.)
   let previous = previousQuestionIds;
   if (previous === undefined) {
     const latest = await findLatestAttempt(db, studentId, chapterId);
@@ -222,37 +223,6 @@ async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
       .prepare('find_latest_attempt'),
   ).execute({ studentId, chapterId });
   return latest;
-}
-
-/**
- * Saves a drawn attempt, one at a time per student and quiz, so two requests at once share one
- * attempt: the statement (migration 0022) takes the draw's lock, answers the open attempt when a
- * request at the same moment saved one first, and otherwise saves this one. One statement, not a
- * transaction, so no pool connection waits in a transaction for this instance's next turn (issue 15).
- */
-async function saveDrawnAttempt(
-  db: Db,
-  drawn: Omit<OpenAttempt, 'id'> & { questionIds: number[]; createdAt: Date },
-): Promise<OpenAttempt> {
-  const [saved] = await selectPreparedStatementRows<OpenAttempt>(
-    db,
-    'draw_quiz_attempt',
-    () => sql`select "id", "student_id" as "studentId", "chapter_id" as "chapterId", "question_ids" as "questionIds",
-        "answer_order" as "answerOrder", "rules_profile_id" as "rulesProfileId",
-        "rules_profile_version" as "rulesProfileVersion"
-      from draw_quiz_attempt(${sql.placeholder('studentId')}::int, ${sql.placeholder('chapterId')}::int,
-        ${sql.placeholder('questionIds')}::jsonb, ${sql.placeholder('answerOrder')}::jsonb,
-        ${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('rulesProfileId')}::text,
-        ${sql.placeholder('rulesProfileVersion')}::int)`,
-    {
-      ...drawn,
-      questionIds: JSON.stringify(drawn.questionIds),
-      answerOrder: JSON.stringify(drawn.answerOrder),
-      createdAt: drawn.createdAt.toISOString(),
-    },
-  );
-  if (!saved) throw new Error('attempt was not saved');
-  return saved;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quiz, QuizResult } from '@ts/contract';
-import { selectRawRows } from '../../db/raw-rows.ts';
 import { answers, questions, quizAttempts, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import {
@@ -14,6 +13,7 @@ import {
   takeQuiz,
 } from '../../testing/course.ts';
 import { createStudent } from '../../testing/factories.ts';
+import { saveDrawnAttempt } from './drawn-attempts.ts';
 import { signInStudent } from '../../testing/sign-in.ts';
 
 describe('quizzes and the final exam', () => {
@@ -26,6 +26,17 @@ describe('quizzes and the final exam', () => {
   });
 
   const paidStudent = () => signInPaidStudent(t);
+
+  /** An attempt at chapter 1's quiz as a draw saves it. */
+  const drawnAttempt = (studentId: number) => ({
+    studentId,
+    chapterId: 1,
+    questionIds: [1, 2, 3],
+    answerOrder: {},
+    createdAt: t.clock.now(),
+    rulesProfileId: 'default',
+    rulesProfileVersion: 1,
+  });
 
   async function drawChapterQuiz(client: ApiClient, chapter: number): Promise<Quiz> {
     const response = await client.get(`/api/quiz/questions/${String(chapter)}`);
@@ -151,18 +162,32 @@ describe('quizzes and the final exam', () => {
     expect(attempts).toHaveLength(1);
   });
 
-  it("answers the open attempt, not a second one, when a draw's write comes after another's (migration 0022)", async () => {
+  it("answers the open attempt, not a second one, when a draw's write comes after another's (decision 055)", async () => {
     const { id, client } = await paidStudent();
     await completeModulesOf(client, t.db, id, 1);
     const open = await drawChapterQuiz(client, 1);
     // What a second request's write looks like when it read no open attempt before the first saved.
-    const [answered] = await selectRawRows<{ id: number }>(
-      t.db,
-      sql`select id from draw_quiz_attempt(${id}::int, 1, '[1, 2, 3]'::jsonb, '{}'::jsonb, now(), 'default', 1)`,
-    );
-    expect(answered?.id).toBe(open.attemptId);
+    const answered = await saveDrawnAttempt(t.db, drawnAttempt(id));
+    expect(answered.id).toBe(open.attemptId);
     const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id));
     expect(attempts.map((attempt) => attempt.id)).toEqual([open.attemptId]);
+  });
+
+  it('saves one of two draws written at once, and answers both with it', async () => {
+    const { id } = await paidStudent();
+    const [first, second] = await Promise.all([
+      saveDrawnAttempt(t.db, drawnAttempt(id)),
+      saveDrawnAttempt(t.db, { ...drawnAttempt(id), questionIds: [4, 5, 6] }),
+    ]);
+    expect(second.id).toBe(first.id);
+    const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, id));
+    expect(attempts.map((attempt) => attempt.id)).toEqual([first.id]);
+  });
+
+  it('keeps a second open attempt at the same quiz out of the database', async () => {
+    const { id } = await paidStudent();
+    await saveDrawnAttempt(t.db, drawnAttempt(id));
+    await expect(t.db.insert(quizAttempts).values({ studentId: id, chapterId: 1, questionIds: [7] })).rejects.toThrow();
   });
 
   it('draws a retake from questions the previous attempt did not use', async () => {
