@@ -37,14 +37,14 @@ export const AdminStudentSchema = z.object({
   rules_profile: z.object({ id: z.string(), version: z.number().int(), name: z.string() }).optional(),
   /** The court's due date the student gave at registration (YYYY-MM-DD), or null; always filled. */
   court_due_date: z.string().nullable().optional(),
-  /** The case or citation number the student gave at registration, or null (issue 17); always filled. */
+  /** The case or citation number the student gave at registration, or null (decision 024); always filled. */
   case_number: z.string().nullable().optional(),
-  /** Exceptions staff made to the student's rules, oldest first (issue 17); always filled. */
+  /** Exceptions staff made to the student's rules, oldest first; always filled. */
   exceptions: z.array(RulesExceptionSchema).optional(),
   payments: z.array(
     z.object({
       method: z.enum(['card', 'manual']),
-      /** How a manual payment was taken (issue 19), or null. */
+      /** How a manual payment was taken (decision 026), or null. */
       manual_method: z.enum(['phone', 'cheque', 'voucher', 'waived']).nullable(),
       amount_cents: z.number().int().nullable(),
       recorded_by: z.string().nullable(),
@@ -132,7 +132,7 @@ export const AdminStudentRowSchema = z.object({
 });
 export type AdminStudentRow = z.infer<typeof AdminStudentRowSchema>;
 
-/** The columns the students list sorts by (issue 16); by default the newest registration first (spec 2). */
+/** The columns the students list sorts by; by default the newest registration first (spec 2). */
 export const ADMIN_STUDENT_SORTS = ['name', 'court', 'registered', 'completed'] as const;
 export type AdminStudentSort = (typeof ADMIN_STUDENT_SORTS)[number];
 export const ADMIN_STUDENT_DEFAULT_ORDER = { sort: 'registered', order: 'desc' } as const;
@@ -158,7 +158,7 @@ const listAdminStudents = defineEndpoint({
 
 /** The calls of the server's adminStudents feature. */
 /**
- * Issue 19: staff correct a student's email and mailing address (the spec checks no email format,
+ * Decision 026: staff correct a student's email and mailing address (spec 5 checks no email format,
  * so a typo reaches no one), and with `resend` send the current certificate to the new address in
  * the same step.
  */

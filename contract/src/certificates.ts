@@ -16,7 +16,7 @@ export const DeliveryStateSchema = z.object({
   sent_at: z.string().nullable(),
 });
 
-/** Issue 18: one step of where a certificate is, for the student's tracker. */
+/** Decision 025: one step of where a certificate is, for the student's tracker. */
 export const CertificateTimelineStepSchema = z.object({
   step: z.enum(['passed', 'issued', 'emailed_student', 'sent_to_court', 'filed_with_state', 'court_acknowledged']),
   /** When the step was done (ISO), or null. */
@@ -34,13 +34,13 @@ export const CertificateSchema = z.object({
   file_url: z.string(),
   url: z.string(),
   deliveries: z.array(DeliveryStateSchema),
-  /** Who the rules profile sends it to (issue 17): held_for_state_report is filed with the state. */
+  /** Who the rules profile sends it to: held_for_state_report is filed with the state (decision 024). */
   routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
   /** When a state filing holding it was marked filed; null before (or for other routings). */
   state_filed_at: z.string().nullable(),
-  /** Where it is, step by step (issue 18). */
+  /** Where it is, step by step (decision 025). */
   timeline: z.array(CertificateTimelineStepSchema),
-  /** The certificate a correction replaced with this one, and, on a replaced one, when (issue 18). */
+  /** The certificate a correction replaced with this one, and, on a replaced one, when (decision 041). */
   replaces: z.string().nullable(),
   superseded_at: z.string().nullable(),
 });
@@ -108,7 +108,7 @@ const verifyCertificate = defineEndpoint({
     completion_date: z.string().nullable(),
     court_name: z.string().nullable(),
     student_name: z.string().nullable(),
-    /** A certificate replaced by a correction (issue 18): the number that replaced it, and when; it is then not valid. */
+    /** A certificate replaced by a correction (decision 041): the number that replaced it, and when; it is then not valid. */
     superseded_by: z.string().nullable(),
     superseded_at: z.string().nullable(),
   }),

@@ -4,7 +4,7 @@ import { IdParam } from './primitives.ts';
 import { RegistrationSchema } from './registration.ts';
 
 /**
- * Issue 18: a student asks for a detail of their certificate to be corrected; staff approve
+ * Decision 025: a student asks for a detail of their certificate to be corrected; staff approve
  * (the record corrected and the certificate reissued free, with a new number) or reject with a
  * note the student reads.
  */

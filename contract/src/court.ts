@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { IdParam, isCalendarDate } from './primitives.ts';
 
 /**
- * Issue 18: the court's own view of its drivers' completions. A clerk (or admin) limited to one
+ * Decision 025: the court's own view of its drivers' completions. A clerk (or admin) limited to one
  * court sees that court's; admins and super admins over every court see any court's. Only the
  * court's own staff acknowledge receipt: the school never signs for the court.
  */

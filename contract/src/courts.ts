@@ -6,7 +6,7 @@ export const CourtSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   county_id: z.number().int(),
-  /** The court's state (its county's), to list a state's courts (issue 16). */
+  /** The court's state (its county's), to list a state's courts (decision 021). */
   state: z.string(),
 });
 export type Court = z.infer<typeof CourtSchema>;

@@ -64,10 +64,10 @@ export const ERROR_STATUS = {
   CORRECT_ANSWER_REQUIRED: 400,
   /** An archived enrolment is kept as it was: its record is not corrected or readdressed. */
   ENROLMENT_ARCHIVED: 409,
-  // State filings (issue 17).
+  // State filings (decision 024).
   NOTHING_TO_FILE: 409,
   FILING_CLOSED: 409,
-  // Certificate corrections (issue 18).
+  // Certificate corrections (decision 025).
   CORRECTION_PENDING: 409,
   CORRECTION_DECIDED: 409,
 } as const satisfies Record<string, number>;
@@ -90,7 +90,7 @@ export const ERROR_DETAILS = {
     /** Only to the registration that found the enrolment with the same details (decision 004). */
     resetToken: z.string().optional(),
     /**
-     * Issue 19: the detail another active enrolment holds, which no reset of the matched one would
+     * Decision 026: the detail another active enrolment holds, which no reset of the matched one would
      * free (the old account cannot be replaced while it is in use).
      */
     in_use: z.enum(['email', 'dl_number']).optional(),

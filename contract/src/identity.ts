@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { IdParam } from './primitives.ts';
 import { IdentitySourceSchema, PERSONAL_QUESTIONS_TO_ANSWER, PersonalQuestionKeySchema } from './rules.ts';
 
-/** Identity checks (issue 8, decision 012): questions from the student's own record, and course locks. */
+/** Identity checks (decision 012): questions from the student's own record, and course locks. */
 
 export const IdentityCheckReasonSchema = z.enum(['random', 'before_final']);
 

@@ -4,7 +4,7 @@ import * as contract from './index.ts';
 const isEndpoint = (value: unknown) =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 
-describe('the contract exports its calls grouped per server feature (issue 14)', () => {
+describe('the contract exports its calls grouped per server feature (decision 002)', () => {
   it('exports no endpoint outside a feature group', () => {
     const loose = Object.entries(contract).filter(([, value]) => isEndpoint(value));
     expect(loose.map(([name]) => name)).toEqual([]);

@@ -37,7 +37,7 @@ const markPaymentPaid = defineEndpoint({
 });
 
 /** Spec 4 and 7: a super_admin marks an unpaid student as paid. */
-/** How staff took a payment by hand (issue 19). A waived course counts as zero revenue. */
+/** How staff took a payment by hand (decision 026). A waived course counts as zero revenue. */
 export const MANUAL_PAYMENT_METHODS = ['phone', 'cheque', 'voucher', 'waived'] as const;
 export const ManualPaymentSchema = z.object({
   /** Cents taken; without it, the course price for the student's court (0 when waived). */
@@ -51,7 +51,7 @@ const markStudentPaid = defineEndpoint({
   staffRoles: ['super_admin'],
   params: StudentIdParams,
   // The spec's payload carries userId; the server takes the staff member from the session instead.
-  // Issue 19: the amount taken (default: the course price for the student's court) and how.
+  // Decision 026: the amount taken (default: the course price for the student's court) and how.
   body: z.object({ userId: Id.optional(), ...ManualPaymentSchema.shape }).optional(),
   errors: ['NOT_FOUND'],
   response: z.object({ studentId: z.number().int(), payment_at: z.string() }),

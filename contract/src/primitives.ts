@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 
 /**
  * The largest id (and any other whole number a request carries): PostgreSQL's `integer`. A
- * larger value would reach the database and fail there (issue 13), so the contract stops it.
+ * larger value would reach the database and fail there (decision 016), so the contract stops it.
  */
 export const MAX_ID = 2_147_483_647;
 

@@ -70,7 +70,7 @@ const editAnswer = defineEndpoint({
 });
 
 /**
- * The question page's one Save (issue 16): the question and all its answers in both languages,
+ * The question page's one Save (decision 021): the question and all its answers in both languages,
  * and which answer is correct, saved together or not at all. The spec's two edit calls above stay
  * for single changes.
  */

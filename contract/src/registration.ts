@@ -45,7 +45,7 @@ export function parseDateOfBirth(value: string, today: Date = new Date()): strin
 }
 
 /**
- * A court due date (issue 8): MM/DD/YYYY, a real calendar date, not before `today` (the school's
+ * A court due date (decision 012): MM/DD/YYYY, a real calendar date, not before `today` (the school's
  * calendar day, YYYY-MM-DD). Returns YYYY-MM-DD, or null. The server stores what it returns; the
  * form asks the same before anything is sent.
  */
@@ -83,9 +83,9 @@ export const RegistrationSchema = z.object({
     .refine((dob) => parseDateOfBirth(dob) !== null, 'Date of birth is not a valid date.'),
   /** Manual enrolment by a signed-in admin (spec 7); ignored for anyone else. */
   backdoor: z.boolean().optional(),
-  /** With `backdoor`: the payment taken by hand (issue 19); ignored for anyone else. */
+  /** With `backdoor`: the payment taken by hand (decision 026); ignored for anyone else. */
   manual_payment: ManualPaymentSchema.optional(),
-  /** Optional (issue 8): the date the court expects the certificate by, MM/DD/YYYY. */
+  /** Optional (decision 012): the date the court expects the certificate by, MM/DD/YYYY. */
   court_due_date: z
     .string()
     .trim()
@@ -93,7 +93,7 @@ export const RegistrationSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /**
-   * Optional (issue 17): the case or citation number on the student's court papers or ticket,
+   * Optional (decision 024): the case or citation number on the student's court papers or ticket,
    * printed on the certificate and sent with it to the court and in a state filing.
    */
   case_number: z
@@ -126,7 +126,7 @@ const resetCourse = defineEndpoint({
   params: z.object({ studentId: IdParam }),
   // Spec 7 sends no payload; the reset token (decision 004) comes in the body when there is one.
   body: z.object({ resetToken: z.string().min(1).max(200).optional() }).nullish(),
-  // Issue 19: DUPLICATE_ACCOUNT when another enrolment holds the new registration's email or licence.
+  // Decision 026: DUPLICATE_ACCOUNT when another enrolment holds the new registration's email or licence.
   errors: ['NOT_FOUND', 'FORBIDDEN', 'DUPLICATE_ACCOUNT'],
   response: z.object({ status: z.literal('RESET'), archivedStudentId: z.number().int() }),
 });

@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { IdParam } from './primitives.ts';
 
 /**
- * A course rules profile (issue 8, decision 012): what one jurisdiction requires of its course.
+ * A course rules profile (decision 012): what one jurisdiction requires of its course.
  * Profiles are reviewed files under content/rules/; a court points at one, and a student keeps
  * the profile version of their enrolment. The `default` profile is the spec's course exactly.
  */
@@ -116,7 +116,7 @@ export const RulesProfileSchema = z.object({
     routing: z.enum(['student_and_court', 'student_only', 'held_for_state_report']),
     /** Years the school keeps the records. */
     retentionYears: z.number().int().positive(),
-    /** held_for_state_report only: once the state filing is marked filed, the court is emailed its copy too (issue 17). */
+    /** held_for_state_report only: once the state filing is marked filed, the court is emailed its copy too (decision 024). */
     courtCopyAfterFiling: z.boolean().optional(),
   }),
 });
@@ -130,7 +130,7 @@ const QuizSummarySchema = z.object({
 });
 
 /**
- * A profile's rules as a driver needs to know them before paying and at every step (issue 16):
+ * A profile's rules as a driver needs to know them before paying and at every step (decision 021):
  * minimum time, identity checks, quiz and final sizes and pass marks, attempts and waits, the
  * time allowed, and where the certificate goes.
  */
@@ -156,7 +156,7 @@ export const StudentRulesSchema = RulesSummarySchema.extend({
   deadlineWarning: z.boolean(),
   /** The completion window's last day once it has ended (course calls then answer 403 COMPLETION_WINDOW_CLOSED), else null. */
   closedOn: z.string().nullable(),
-  /** Attempts staff granted beyond the profile's, per quiz (1-4, or 6 for the final; issue 17). */
+  /** Attempts staff granted beyond the profile's, per quiz (1-4, or 6 for the final). */
   extraAttempts: z.array(z.object({ chapter: z.number().int(), attempts: z.number().int() })),
 });
 export type StudentRules = z.infer<typeof StudentRulesSchema>;
@@ -179,7 +179,7 @@ const getCourtRules = defineEndpoint({
 });
 
 /**
- * Issue 17: an exception staff made to a student's rules, on the record: one more attempt at a
+ * An exception staff made to a student's rules, on the record: one more attempt at a
  * chapter quiz (1-4) or the final (6), or more days in the completion window.
  */
 export const RulesExceptionSchema = z.object({

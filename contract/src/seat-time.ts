@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { Id, IdParam } from './primitives.ts';
 
-/** Seat time (issue 8, decision 012): heartbeats and the time still required. */
+/** Seat time (decision 012): heartbeats and the time still required. */
 
 const SeatTimeTotalSchema = z.object({
   /** What the student's profile asks for, in seconds (0 when it asks nothing). */

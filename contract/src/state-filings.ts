@@ -4,7 +4,7 @@ import { IdParam } from './primitives.ts';
 import { US_STATE_CODES } from './states.ts';
 
 /**
- * Issue 17 (decision 024): certificates held for a state's report (a profile's routing
+ * Decision 024: certificates held for a state's report (a profile's routing
  * held_for_state_report) are exported in batches for the state, then marked filed with the
  * state's confirmation reference, or rejected (their certificates can go in a new batch).
  */
