@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const oneWayDoors = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 /**
- * Tables have owners (issue 14, decision 017): a feature imports from db/schema only its own
+ * Tables have owners (decision 017): a feature imports from db/schema only its own
  * tables and the shared ones; another feature's rows go through that feature's service or its
  * *.queries.ts. The map is server/src/db/table-owners.json.
  */
@@ -163,11 +163,11 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  // React: the rules of hooks and the React Compiler's checks, and accessible JSX (issue 14).
+  // React: the rules of hooks and the React Compiler's checks, and accessible JSX.
   { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   { files: ['web/**/*.tsx'], ...jsxA11y.configs.recommended },
   {
-    // Issue 14: a test waits for what it expects (waitFor, settled, find in web/src/testing), never
+    // A test waits for what it expects (waitFor, settled, find in web/src/testing), never
     // for a fixed time: a sleep is slow when idle and flaky under load.
     files: ['web/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'contract/**/*.test.ts'],
     rules: {

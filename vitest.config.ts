@@ -19,8 +19,8 @@ export default defineConfig({
           include: ['contract/src/**/*.test.ts', 'server/src/**/*.test.ts'],
           // One migrated template database, made once; each test file starts from a copy of it.
           globalSetup: ['server/src/testing/global-setup.ts'],
-          // The server's files share a worker's loaded modules (issue 14: a third of the suite's
-          // time was loading the same modules again per file). Each file still opens its own
+          // The server's files share a worker's loaded modules: loading the same modules again per
+          // file was much of the suite's time (bench/README.md, "Test suite time"). Each file still opens its own
           // database and app, and keeps no state in modules: a test that needs a clock, a mailer
           // or a spy passes or restores its own.
           isolate: false,

@@ -35,7 +35,7 @@ test('a super_admin marks a student paid and issues a certificate with a chosen 
   await expect(page.getByText('Complete', { exact: true })).toBeVisible();
   await expect(dateBox).toBeEnabled();
 
-  // A date picker (issue 16): a day after today is refused at the field, and nothing is issued.
+  // A date picker: a day after today is refused at the field, and nothing is issued.
   await expect(dateBox).toHaveAttribute('type', 'date');
   await dateBox.fill('2099-01-01');
   await page.getByRole('button', { name: 'Generate new certificate' }).click();

@@ -35,7 +35,7 @@ test('after the final, the certificate is listed, emailed, downloadable, verifia
     await expect(page.getByText(/Emailed to you: \w{3} \d/)).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
   await expect(page.getByText(/Sent to your court: \w{3} \d/)).toBeVisible();
-  // Issue 18: the timeline's last step waits for the court's own acknowledgement.
+  // Decision 025: the timeline's last step waits for the court's own acknowledgement.
   await expect(page.getByText('Received by your court: not yet')).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 

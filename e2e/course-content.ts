@@ -16,7 +16,7 @@ const CONTENT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'c
  */
 export function answerKey(): Map<string, string> {
   const key = new Map<string, string>();
-  // Each chapter's quiz bank and its share of the final's own bank (issue 17).
+  // Each chapter's quiz bank and its share of the final's own bank (decision 023).
   for (const chapter of [1, 2, 3, 4]) {
     for (const name of ['questions.json', 'final-questions.json']) {
       const file = path.join(CONTENT, `chapter-${String(chapter)}`, name);

@@ -13,7 +13,7 @@ import {
 } from './fixtures.ts';
 import { E2E_ONE_TRY_COURT } from './support/timed-court.ts';
 
-/** Issue 18: the court's own view of its completions, and the student's tracker. */
+/** Decision 025: the court's own view of its completions, and the student's tracker. */
 test('a court clerk sees a completion appear without reloading, exports it, acknowledges it; the student sees the court has it', async ({
   page,
   request,

@@ -11,7 +11,7 @@ import {
 } from './fixtures.ts';
 import { E2E_ONE_TRY_COURT } from './support/timed-court.ts';
 
-/** Issue 17: a student out of attempts is granted one more by an admin, on the record, and passes. */
+/** A student out of attempts is granted one more by an admin, on the record, and passes. */
 test('an admin grants a student out of attempts one more, with a reason, and the student passes', async ({
   page,
   request,

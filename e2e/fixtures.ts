@@ -19,7 +19,7 @@ export interface TestStudent {
   state: string;
   zip: string;
   court: number;
-  /** Optional on the form (issue 17). */
+  /** Optional on the form (decision 024). */
   case_number?: string;
 }
 

@@ -16,7 +16,7 @@ import {
 } from './fixtures.ts';
 import { E2E_STRICT_COURT } from './support/timed-court.ts';
 
-/** Issue 16's humane details, on a phone and on a desktop. */
+/** The web app's humane details (decision 021), on a phone and on a desktop. */
 
 const SPANISH_QUESTIONS = new Set(
   (

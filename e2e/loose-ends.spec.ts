@@ -8,7 +8,7 @@ import {
   uniqueTag,
 } from './fixtures.ts';
 
-/** Issue 19: the loose ends of a line-by-line audit, as a person meets them. */
+/** Decision 026: the loose ends of a line-by-line audit, as a person meets them. */
 test('an email that reaches no one fails at once, says why, and an admin corrects it and resends in one step', async ({
   page,
   request,

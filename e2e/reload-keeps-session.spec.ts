@@ -2,7 +2,7 @@ import type { Page, Request } from '@playwright/test';
 import { expect, registerPaidStudent, signInAsStudent, signInPaidStudentAtHome, test } from './fixtures.ts';
 
 /**
- * Issue 13: a reload aborts the calls in flight. An aborted call is no answer from the server,
+ * Decision 015: a reload aborts the calls in flight. An aborted call is no answer from the server,
  * so it must not remove the stored user (spec 8 is about answered failures); the student stays
  * signed in after the reload.
  */

@@ -11,7 +11,7 @@ import {
 } from './fixtures.ts';
 import { E2E_STATE_REPORT_COURT } from './support/timed-court.ts';
 
-/** Issue 17: a certificate held for the state's report is exported in a batch and marked filed. */
+/** Decision 024: a certificate held for the state's report is exported in a batch and marked filed. */
 test('an admin exports the state’s waiting certificates as a CSV batch and marks it filed; the student sees the date', async ({
   page,
   request,

@@ -10,8 +10,9 @@ import {
 import { E2E_MINUTES_PER_MODULE, E2E_TIMED_COURT } from './support/timed-court.ts';
 
 /**
- * Issue 8 in a real browser and in real time: a student of the end-to-end court (support/server.ts)
- * is under a profile of two minutes per module and an identity check about every counted minute.
+ * Seat time and identity checks (decisions 012 and 013) in a real browser and in real time: a
+ * student of the end-to-end court (support/server.ts) is under a profile of two minutes per
+ * module and an identity check about every counted minute.
  */
 
 /** The right answer to each question the dialog can ask, from the student's own record. */

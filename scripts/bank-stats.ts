@@ -1,5 +1,5 @@
 /**
- * Issue 17: how much the question banks reward not reading, per bank and language, against the
+ * Decision 023: how much the question banks reward not reading, per bank and language, against the
  * limits the content test holds them to (server/src/db/bank-quality.ts says what each measures).
  * Run: `npm run content:stats`.
  */

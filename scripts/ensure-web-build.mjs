@@ -1,5 +1,5 @@
 // `npm start`, `npm run build` and `npm run test:e2e` build the web app only when its sources
-// changed since the last build (issue 16): a restart on an existing install then serves /login
+// changed since the last build (decision 020): a restart on an existing install then serves /login
 // in seconds instead of rebuilding. The build's inputs are hashed (contents, not times, so a
 // fresh clone or a checkout cannot fool it) and the hash is kept beside the build, in
 // web/dist/.build-inputs.

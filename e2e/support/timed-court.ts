@@ -12,7 +12,7 @@ export const E2E_STRICT_COURT = { name: 'E2E Strict Traffic Court', state: 'WY',
 /** A court whose profile allows one attempt at each chapter quiz: an admin's exception gives another. */
 export const E2E_ONE_TRY_COURT = { name: 'E2E One Try Traffic Court', state: 'VT' };
 
-/** A court whose profile holds the certificate for the state's report: the state filing page's (issue 17). */
+/** A court whose profile holds the certificate for the state's report: the state filing page's (decision 024). */
 export const E2E_STATE_REPORT_COURT = {
   name: 'E2E State Report Traffic Court',
   state: 'ND',
