@@ -39,7 +39,13 @@ describe('loadConfig', () => {
       stripe: { secretKey: undefined, publishableKey: undefined, webhookSecret: undefined },
       videoBaseUrl: '/videos',
       logLevel: 'info',
+      caching: true,
     });
+  });
+
+  it('keeps nothing in memory with CACHING=off, and refuses any other word', () => {
+    expect(loadConfig({ CACHING: 'off' }).caching).toBe(false);
+    expect(problemsOf({ CACHING: 'no' })).toEqual([expect.stringContaining('CACHING')]);
   });
 
   it('treats a variable set to an empty string as unset', () => {
