@@ -10,7 +10,7 @@ import {
   createStudent,
   paymentCookieFor,
 } from '../../testing/factories.ts';
-import { fulfilPayment } from './payments.service.ts';
+import { fulfilPayment } from './fulfil-payment.service.ts';
 
 // Decision 042: an enrolment's open PaymentIntents are canceled when a new one is made, when it is
 // marked paid by hand and when it is archived, so one course is charged once.

@@ -4,7 +4,8 @@ import { payments, staff } from '../../db/schema.ts';
 
 /**
  * What other features read of payments (decision 017: the payments feature owns the table; the
- * others read it only through these, and record a payment only through payments.service.ts).
+ * others read it only through these, and record a payment only through its services: fulfilPayment
+ * for a card, manual-payments.service.ts by hand).
  */
 
 /** A student's payments, oldest first, with the name of the staff member who recorded a manual one. */

@@ -5,13 +5,9 @@ import { WebhookSignatureError } from '../../platform/payments/provider.ts';
 import { declareAccess, PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
 import { badRequest } from '../../plugins/errors.ts';
 import { assertMayPayFor } from './payment-access.ts';
-import {
-  fulfilPaymentFromBrowser,
-  getPaymentAmount,
-  handlePaymentWebhook,
-  markStudentPaidManually,
-  preparePaymentIntent,
-} from './payments.service.ts';
+import { fulfilPaymentFromBrowser, handlePaymentWebhook } from './fulfil-payment.service.ts';
+import { markStudentPaidManually } from './manual-payments.service.ts';
+import { getPaymentAmount, preparePaymentIntent } from './payment-intents.service.ts';
 
 export const WEBHOOK_PATH = '/api/public/payment/webhook';
 

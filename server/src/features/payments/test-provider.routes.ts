@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { TestPaymentProvider } from '../../platform/payments/test-provider.ts';
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import { fulfilConfirmedPayment } from './payments.service.ts';
+import { fulfilConfirmedPayment } from './fulfil-payment.service.ts';
 
 /**
  * The built-in test provider's answers to the browser, in place of Stripe.js talking to Stripe.

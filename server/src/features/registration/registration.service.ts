@@ -15,11 +15,9 @@ import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import {
-  cancelOpenPaymentIntents,
-  type PaymentContext,
-  recordManualEnrolmentPayment,
-} from '../payments/payments.service.ts';
+import type { PaymentContext } from '../payments/fulfil-payment.service.ts';
+import { recordManualEnrolmentPayment } from '../payments/manual-payments.service.ts';
+import { cancelOpenPaymentIntents } from '../payments/payment-intents.service.ts';
 
 type Registration = z.output<typeof RegistrationSchema>;
 

@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
+import { paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
+import { AppError, notFound } from '../../plugins/errors.ts';
+
+/**
+ * Fulfilment: the one place a card payment makes a student paid (fulfilPayment), whichever way
+ * the provider's word comes: its webhook, the browser's return, the test provider's confirmation.
+ */
+
+/** Where a payment that needs a person (a refund, a provider that did not answer) is reported. */
+export interface PaymentLog {
+  warn: (object: object, message: string) => void;
+}
+
+/** What the payment flows need beside the database. */
+export interface PaymentContext {
+  clock: Clock;
+  provider: PaymentProvider;
+  log: PaymentLog;
+}
+const notVerified = (message: string) => new AppError('PAYMENT_NOT_VERIFIED', message);
+
+/** Decision 042: money that came for an enrolment already paid or archived is kept, not celebrated. */
+const paidBeforeThisPayment = () =>
+  new AppError(
+    'ALREADY_PAID',
+    'This course was already paid for, or replaced, when this payment arrived. The payment is recorded for a refund.',
+  );
+
+/**
+ * The one place a card payment makes a student paid. The provider's PaymentIntent is trusted
+ * only if it succeeded, is one this school created for that enrolment, and carries the amount and
+ * currency asked for. Idempotent: one payment row per PaymentIntent (unique), one "paid" per
+ * enrolment, whatever the order or the number of deliveries.
+ *
+ * Decision 042: money that arrives for an enrolment already paid another way (an earlier payment)
+ * or archived is still recorded, never lost, but it does not pay (an archived enrolment stays
+ * unpaid), `surplus` says so, and its first recording is logged at warn level for a refund.
+ */
+export async function fulfilPayment(
+  db: Db,
+  { clock, provider, log }: PaymentContext,
+  intent: ProviderIntent,
+): Promise<{ studentId: number; surplus: boolean }> {
+  if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
+  // The intent this school recorded, and the payment with the enrolment's "paid" written only if
+  // the provider's intent matches it: one statement (decision 032: every payment is confirmed
+  // twice, by the provider and by the browser's return), so both or neither are written.
+  const [expected] = await selectPreparedStatementRows<{
+    student_id: number;
+    amount_cents: number;
+    currency: string;
+    matched: boolean;
+    surplus: boolean;
+    payment_id: number | null;
+  }>(
+    db,
+    'record_card_payment',
+    () => sql`with expected as (
+        select student_id, amount_cents, currency from ${paymentIntents}
+        where id = ${sql.placeholder('intentId')}::text and provider = ${sql.placeholder('provider')}::text
+      ), matching as (
+        select student_id from expected
+        where student_id::text = ${sql.placeholder('metadataStudentId')}::text
+          and amount_cents = ${sql.placeholder('amount')}::int and currency = ${sql.placeholder('currency')}::text
+      ), prior as (
+        select id from ${payments} where provider_payment_id = ${sql.placeholder('intentId')}::text
+      ), surplus as (
+        -- Another payment came first, or the enrolment was archived before this one arrived (a
+        -- payment recorded before the archiving set payment_at).
+        select exists (
+          select 1 from ${payments} p where p.student_id = (select student_id from matching)
+            and p.provider_payment_id is distinct from ${sql.placeholder('intentId')}::text
+            and p.id < coalesce((select id from prior), 2147483647)
+        ) or exists (
+          select 1 from ${students} s where s.id = (select student_id from matching) and s.archived_at is not null
+            and (s.payment_at is null or not exists (select 1 from prior))
+        ) as surplus
+      ), recorded as (
+        insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, created_at)
+        select student_id, 'card', ${sql.placeholder('provider')}::text, ${sql.placeholder('intentId')}::text,
+          ${sql.placeholder('amount')}::int, ${sql.placeholder('currency')}::text, ${sql.placeholder('now')}::timestamptz
+        from matching
+        on conflict (provider_payment_id) do nothing
+        returning id
+      ), paid as (
+        update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
+        where id = (select student_id from matching) and payment_at is null and archived_at is null
+          and not (select surplus from surplus)
+      )
+      select student_id, amount_cents, currency, exists (select 1 from matching) as matched,
+        coalesce((select surplus from surplus), false) as surplus, (select id from recorded) as payment_id
+      from expected`,
+    {
+      intentId: intent.id,
+      provider: provider.name,
+      metadataStudentId: intent.metadata.studentId ?? null,
+      amount: intent.amount,
+      currency: intent.currency,
+      now: clock.now().toISOString(),
+    },
+  );
+  // The statement decides (`matched`); these only say why it wrote nothing.
+  if (expected?.matched) {
+    if (expected.surplus && expected.payment_id !== null) {
+      log.warn(
+        {
+          paymentId: expected.payment_id,
+          paymentIntentId: intent.id,
+          studentId: expected.student_id,
+          amountCents: intent.amount,
+          currency: intent.currency,
+        },
+        'card payment received for an enrolment already paid or archived: recorded, refund it',
+      );
+    }
+    return { studentId: expected.student_id, surplus: expected.surplus };
+  }
+  if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
+  if (intent.metadata.studentId !== String(expected.student_id)) {
+    throw notVerified('This payment belongs to another enrolment.');
+  }
+  throw notVerified('This payment is not for the course price.');
+}
+
+/**
+ * Spec 4: the browser's "mark as paid" after the redirect is a hint; the provider has the last word.
+ * A payment that came after the enrolment was paid or archived is answered as already paid.
+ */
+export async function fulfilPaymentFromBrowser(
+  db: Db,
+  context: PaymentContext,
+  input: { paymentIntentId: string },
+): Promise<{ studentId: number }> {
+  const intent = await context.provider.retrieveIntent(input.paymentIntentId);
+  if (!intent) throw notFound('No such payment.');
+  const { studentId, surplus } = await fulfilPayment(db, context, intent);
+  if (surplus) throw paidBeforeThisPayment();
+  return { studentId };
+}
+
+/** What the test provider's confirmation does once the card was charged (as Stripe's webhook would). */
+export async function fulfilConfirmedPayment(db: Db, context: PaymentContext, intent: ProviderIntent): Promise<void> {
+  const { surplus } = await fulfilPayment(db, context, intent);
+  if (surplus) throw paidBeforeThisPayment();
+}
+
+/**
+ * A webhook delivery: the signature is checked on the raw body, each event is handled once, and
+ * payment_intent.succeeded fulfils. An event about a payment that is not ours, or not right, is
+ * recorded and acknowledged (the provider would otherwise retry it for days) but changes nothing.
+ */
+export async function handlePaymentWebhook(
+  db: Db,
+  context: PaymentContext,
+  delivery: { rawBody: Buffer; signature: string | undefined },
+): Promise<{ handled: 'fulfilled' | 'duplicate' | 'ignored' }> {
+  const { clock, provider } = context;
+  const event = provider.parseWebhook(delivery.rawBody, delivery.signature);
+  return db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ id: event.id, type: event.type, receivedAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
+    if (!fresh) return { handled: 'duplicate' as const };
+    if (event.type !== 'payment_intent.succeeded' || !event.intent) return { handled: 'ignored' as const };
+    try {
+      await fulfilPayment(tx, context, event.intent);
+      return { handled: 'fulfilled' as const };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') return { handled: 'ignored' as const };
+      throw error;
+    }
+  });
+}

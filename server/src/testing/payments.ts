@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { StaffRole } from '@ts/contract';
+import type { Db } from '../db/client.ts';
+import { paymentEvents, paymentIntents, payments, students, testProviderIntents } from '../db/schema.ts';
+import { WEBHOOK_PATH } from '../features/payments/payments.routes.ts';
+import { buildTestApp, sessionCookieFrom, type TestApp } from './build-test-app.ts';
+import { createStaff, type CreatedStudent, paymentCookieFor } from './factories.ts';
+import {
+  createLocalStripeProvider,
+  type IntentPatch,
+  startStripeApiServer,
+  STRIPE_TEST_KEYS,
+  type StripeApiServer,
+} from './stripe-api-server.ts';
+
+/** The payments tests' calls, checks and provider rigs (features/payments/*.test.ts). */
+
+// ---------------------------------------------------------------------------------------------
+// Calls, as the payment page, Stripe and the admin screens make them
+
+export const paymentAmount = (t: TestApp, studentId: number | string) =>
+  t.app.inject({ method: 'GET', url: `/api/public/payment/${String(studentId)}/paymentAmount` });
+
+/** As the payment page of the browser that registered the student asks (decision 048). */
+export const requestIntent = async (t: TestApp, body: { studentId?: unknown } & Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/public/payment/intent',
+    payload: body,
+    ...(typeof body.studentId === 'number'
+      ? { headers: { cookie: await paymentCookieFor(t.db, body.studentId) } }
+      : {}),
+  });
+
+export interface IntentAnswer {
+  clientSecret: string;
+  paymentIntentId: string;
+  provider: 'stripe' | 'test';
+  publishableKey: string | null;
+}
+
+export async function startPayment(t: TestApp, studentId: number): Promise<IntentAnswer> {
+  const response = await requestIntent(t, { studentId });
+  expect(response.statusCode).toBe(200);
+  return response.json<IntentAnswer>();
+}
+
+export const markPaid = (t: TestApp, paymentIntent: string) =>
+  t.app.inject({ method: 'POST', url: '/api/public/payment/mark-paid', payload: { paymentIntent } });
+
+export const confirmTestCard = (
+  t: TestApp,
+  intent: { paymentIntentId: string; clientSecret: string },
+  card: { card_number?: string; expiry?: string; cvc?: string } = {},
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/test-provider/payment_intents/${intent.paymentIntentId}/confirm`,
+    payload: {
+      client_secret: intent.clientSecret,
+      card_number: '4242 4242 4242 4242',
+      expiry: '12/34',
+      cvc: '123',
+      ...card,
+    },
+  });
+
+/** A webhook delivery as Stripe sends it: its own content type, the signature over the exact bytes. */
+export const deliverWebhook = (t: TestApp, payload: string, signature: string | undefined) =>
+  t.app.inject({
+    method: 'POST',
+    url: WEBHOOK_PATH,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(signature === undefined ? {} : { 'stripe-signature': signature }),
+    },
+    payload,
+  });
+
+export const eventId = (payload: string) => (JSON.parse(payload) as { id: string }).id;
+
+export async function signInAsStudent(t: TestApp, student: CreatedStudent): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/login/student',
+    payload: { last_name: student.lastName, dl_number: student.dlNumber },
+  });
+  expect(response.statusCode).toBe(200);
+  return sessionCookieFrom(response);
+}
+
+export async function signInAsStaff(t: TestApp, role: StaffRole): Promise<{ id: number; cookie: string }> {
+  const member = await createStaff(t.db, { role });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/login/admin',
+    payload: { username: member.username, password: member.password },
+  });
+  expect(response.statusCode).toBe(200);
+  return { id: member.id, cookie: sessionCookieFrom(response) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the database says
+
+export async function paymentAtOf(db: Db, studentId: number): Promise<Date | null> {
+  const [row] = await db.select({ paymentAt: students.paymentAt }).from(students).where(eq(students.id, studentId));
+  if (!row) throw new Error(`no student ${String(studentId)}`);
+  return row.paymentAt;
+}
+
+export const paymentsOf = (db: Db, studentId: number) =>
+  db.select().from(payments).where(eq(payments.studentId, studentId));
+
+export const intentRowsOf = (db: Db, studentId: number) =>
+  db.select().from(paymentIntents).where(eq(paymentIntents.studentId, studentId));
+
+export async function eventRecorded(db: Db, id: string): Promise<boolean> {
+  const rows = await db.select().from(paymentEvents).where(eq(paymentEvents.id, id));
+  return rows.length > 0;
+}
+
+export async function expectUnpaid(db: Db, studentId: number): Promise<void> {
+  expect(await paymentAtOf(db, studentId)).toBeNull();
+  expect(await paymentsOf(db, studentId)).toEqual([]);
+}
+
+/** The one card payment a fulfilled PaymentIntent leaves. */
+export const cardPayment = (
+  fields: { studentId: number; provider: 'stripe' | 'test'; intentId: string; at: Date },
+  amountCents = 2995,
+) => ({
+  id: expect.any(Number) as number,
+  studentId: fields.studentId,
+  method: 'card',
+  provider: fields.provider,
+  providerPaymentId: fields.intentId,
+  amountCents,
+  currency: 'usd',
+  manualMethod: null,
+  recordedByStaffId: null,
+  createdAt: fields.at,
+});
+
+export const notVerified = (message: string) => ({ error: { code: 'PAYMENT_NOT_VERIFIED', message } });
+export const ENROLMENT_NOT_FOUND = {
+  error: { code: 'NOT_FOUND', message: 'No enrolment was found for this payment.' },
+};
+export const NO_SUCH_PAYMENT = { error: { code: 'NOT_FOUND', message: 'No such payment.' } };
+
+// ---------------------------------------------------------------------------------------------
+// The two providers, each with a way to play the customer's (or anyone else's) part
+
+export interface ProviderRig {
+  readonly name: 'test' | 'stripe';
+  readonly publishableKey: string | null;
+  start(): Promise<TestApp>;
+  stop(): Promise<void>;
+  /** Changes the provider's PaymentIntent as a payment (or someone on the account) would. */
+  setIntent(t: TestApp, id: string, patch: IntentPatch): Promise<void>;
+  /** A PaymentIntent on the provider that this school never asked for. */
+  addForeignIntent(t: TestApp, fields: IntentPatch & { amount: number }): Promise<string>;
+  /** How many PaymentIntents the provider holds. */
+  intentCount(t: TestApp): Promise<number>;
+  metadataOf(t: TestApp, id: string): Promise<Record<string, string>>;
+}
+
+export function testProviderRig(): ProviderRig {
+  const findRow = async (t: TestApp, id: string) => {
+    const [row] = await t.db.select().from(testProviderIntents).where(eq(testProviderIntents.id, id));
+    if (!row) throw new Error(`the test provider has no PaymentIntent ${id}`);
+    return row;
+  };
+  return {
+    name: 'test',
+    publishableKey: null,
+    start: () => buildTestApp(),
+    stop: async () => undefined,
+    async setIntent(t, id, patch) {
+      await findRow(t, id);
+      await t.db
+        .update(testProviderIntents)
+        .set({
+          ...(patch.status ? { status: patch.status } : {}),
+          ...(patch.amount === undefined ? {} : { amount: patch.amount }),
+          ...(patch.currency ? { currency: patch.currency } : {}),
+          ...(patch.metadata ? { metadata: JSON.stringify(patch.metadata) } : {}),
+        })
+        .where(eq(testProviderIntents.id, id));
+    },
+    async addForeignIntent(t, fields) {
+      const id = `pi_test_${randomBytes(12).toString('hex')}`;
+      await t.db.insert(testProviderIntents).values({
+        id,
+        clientSecret: `${id}_secret_x`,
+        amount: fields.amount,
+        currency: fields.currency ?? 'usd',
+        status: fields.status ?? 'requires_payment_method',
+        metadata: JSON.stringify(fields.metadata ?? {}),
+        idempotencyKey: `someone-else-${id}`,
+      });
+      return id;
+    },
+    async intentCount(t) {
+      const [row] = await t.db.select({ n: count() }).from(testProviderIntents);
+      return row?.n ?? 0;
+    },
+    async metadataOf(t, id) {
+      return JSON.parse((await findRow(t, id)).metadata) as Record<string, string>;
+    },
+  };
+}
+
+export function stripeRig(): ProviderRig & { server(): StripeApiServer } {
+  let server: StripeApiServer | undefined;
+  const running = () => {
+    if (!server) throw new Error('the Stripe test server is not running');
+    return server;
+  };
+  return {
+    name: 'stripe',
+    publishableKey: STRIPE_TEST_KEYS.publishableKey,
+    server: running,
+    async start() {
+      const started = await startStripeApiServer();
+      server = started;
+      return buildTestApp({ payments: () => createLocalStripeProvider(started) });
+    },
+    async stop() {
+      await server?.close();
+    },
+    setIntent: async (_t, id, patch) => {
+      running().setIntent(id, patch);
+    },
+    addForeignIntent: async (_t, fields) => running().addIntent(fields).id,
+    intentCount: async () => running().intentCount(),
+    metadataOf: async (_t, id) => running().getIntent(id).metadata,
+  };
+}
