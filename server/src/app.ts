@@ -45,12 +45,12 @@ declare module 'fastify' {
   }
 }
 
-// Licence numbers and birth dates never reach the logs (issue 2): no bodies are logged, and
+// Licence numbers and birth dates never reach the logs (decision 014): no bodies are logged, and
 // URLs carry only ids. Headers with credentials are redacted too.
 const LOG_REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
 /**
- * URLs are logged without anything a caller typed into them (issue 13): every query-string value
+ * URLs are logged without anything a caller typed into them (decision 014): every query-string value
  * is redacted, names kept (`?searchTerm=[redacted]`), because searches carry licence numbers and
  * emails, the payment page's return URL a client secret, and download links a signature; a bare
  * `?value` loses all of it. The one path that carries a licence number or an email (spec 7's

@@ -168,7 +168,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('a production start (issue 13)', () => {
+describe('a production start (decision 016)', () => {
   const LIVE = {
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://school.example',

@@ -65,7 +65,7 @@ const ConfigSchema = z.object({
         }
       }, 'must be an IANA time zone such as America/Los_Angeles'),
   ),
-  /** Production escape hatches (issue 13): each lets one unsafe production setting through on purpose. */
+  /** Production escape hatches (decision 016): each lets one unsafe production setting through on purpose. */
   ALLOW_TEST_PAYMENTS: flag,
   ALLOW_MAIL_OUTBOX: flag,
   ALLOW_HTTP: flag,
@@ -100,7 +100,7 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
 }
 
 /**
- * A production start refuses the settings that would quietly hurt real students (issue 13): the
+ * A production start refuses the settings that would quietly hurt real students (decision 016): the
  * built-in test provider (or Stripe test keys) would mark anyone paid, an outbox folder would keep
  * every certificate and set-password email from being sent, and plain http would send session
  * cookies in the clear. Each can still be allowed on purpose, by name.
@@ -142,9 +142,9 @@ function productionProblems(env: Record<string, string | undefined>): string[] {
 
 /**
  * Connections per instance when DATABASE_POOL_SIZE is not set: twice the machine's cores, at
- * least 4 (decision 029). On two shared cores the 1,000-student journey ran 13% faster with 4 per
- * instance than with node-postgres' 10: past what the cores can serve, more connections only
- * add PostgreSQL processes competing for them.
+ * least 4, rather than node-postgres' 10 (decision 029, from alternated runs of the 1,000-student
+ * journey): past what the cores can serve, more connections only add PostgreSQL processes
+ * competing for them.
  */
 export function defaultDatabasePoolSize(cores: number = os.availableParallelism()): number {
   return Math.max(4, 2 * cores);

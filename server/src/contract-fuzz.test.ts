@@ -27,7 +27,7 @@ import { createStaff, createStudent, getCourtId, markStudentPaid } from './testi
 import { signInStaff, signInStudent } from './testing/sign-in.ts';
 
 /**
- * Issue 13: no request, however malformed, gets a 5xx, and a refused request changes nothing.
+ * Decision 016: no request, however malformed, gets a 5xx, and a refused request changes nothing.
  * Every route under /api (each contract endpoint, found from the contract package, and the raw
  * routes listed in RAW_ROUTES) is sent bad values one field at a time, the other fields
  * valid-looking so the bad one reaches as deep as it can, and whole bad bodies and query strings;
@@ -53,14 +53,14 @@ const CALLER_WRITES: readonly string[] = [
 
 /**
  * Refusals that write by design: a failed sign-in, a wrong current password and a registration
- * that hits an existing enrolment are counted for the guess throttle (issues 2 and 13), and such a
+ * that hits an existing enrolment are counted for the guess throttle (decision 005), and such a
  * registration may be handed a reset token (decision 004).
  */
 const WRITES_ON_REFUSAL: Record<string, readonly string[]> = {
-  'POST /api/login/student': ['login_failures'],
-  'POST /api/login/admin': ['login_failures'],
-  'POST /api/admin/change-password': ['login_failures'],
-  'POST /api/register/student': ['login_failures', 'reset_tokens'],
+  'POST /api/login/student': ['failed_guesses'],
+  'POST /api/login/admin': ['failed_guesses'],
+  'POST /api/admin/change-password': ['failed_guesses'],
+  'POST /api/register/student': ['failed_guesses', 'reset_tokens'],
 };
 
 /** Public routes whose handler looks at who is calling (request.getAuth()): a staff backdoor, an owner's download. */

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 14: no import cycles in server/src or web/src. A cycle means two modules cannot be
+// No import cycles in server/src or web/src. A cycle means two modules cannot be
 // understood (or loaded) one without the other; it is how a rule ends up in the wrong place.
 // The project imports with explicit extensions, so a regex over the source finds every edge.
 

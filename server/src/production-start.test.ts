@@ -19,7 +19,7 @@ function startProcess(env: Record<string, string>) {
   return { ...result, dataDir };
 }
 
-describe('a production start without keys (issue 13)', () => {
+describe('a production start without keys (decision 016)', () => {
   it('exits non-zero with one message naming every variable to set, and creates no database', () => {
     const result = startProcess({ NODE_ENV: 'production' });
     expect(result.status).toBe(1);

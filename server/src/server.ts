@@ -25,7 +25,7 @@ export async function runServer(options: ServerOptions = {}): Promise<void> {
   const config = loadConfig();
   setCaching(config.caching);
   // DATA_DIR holds court records and set-password links: whatever the server or a library
-  // creates there from now on is owner-only (issue 13), and what an earlier version left open
+  // creates there from now on is owner-only (decision 014), and what an earlier version left open
   // is narrowed (openPglite does its own folder).
   process.umask(PRIVATE_UMASK);
   for (const folder of ['outbox', 'backups']) restrictTreeToOwner(path.join(config.dataDir, folder));

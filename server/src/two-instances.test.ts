@@ -5,7 +5,7 @@ import { answersFor, apiClient, completeModulesOf, passChapter, signInPaidStuden
 import { createStaff } from './testing/factories.ts';
 import { signInStaff } from './testing/sign-in.ts';
 
-// Two instances of the server on one database, as behind a load balancer (issue 15): whatever one
+// Two instances of the server on one database, as behind a load balancer (decision 019): whatever one
 // keeps in memory, a change made through the other is seen at once.
 describe('two instances on one database', () => {
   let t: TestApp;

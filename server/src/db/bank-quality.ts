@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONTENT_DIR, type Language, type ModuleContent, type QuestionContent } from './content-files.ts';
 
 /**
- * Issue 17: does a question bank test reading? The measures the content test holds the banks to
+ * Decision 023: does a question bank test reading? The measures the content test holds the banks to
  * (question-banks.test.ts) and `npm run content:stats` prints: how often the correct answer is
  * the longest option, where it is stored, absolutes in right and wrong options, near-duplicate
  * questions, whether each question's answer is in its module's text, and the chance that a

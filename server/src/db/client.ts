@@ -68,7 +68,7 @@ export async function openPglite(source: { dataDir?: string; dump?: Blob } = {})
 
 /**
  * The whole embedded database as one file. Gzipped by default (backups); the test template is
- * kept uncompressed, which each test file loads about twice as fast.
+ * kept uncompressed, which each test file loads faster (bench/README.md, "Test suite time").
  */
 export async function dumpPglite(database: Database, compression: 'gzip' | 'none' = 'gzip'): Promise<Blob> {
   const { db } = database;

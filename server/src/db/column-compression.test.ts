@@ -5,8 +5,8 @@ import { selectRows } from '../testing/rows.ts';
 import type { Database } from './client.ts';
 
 // Decision 027 (migration 0020): the large JSON written on the hot path is compressed with lz4 on
-// PostgreSQL (pglz cost a final pass about 0.13 ms of the database's time, measured again in
-// session 21); PGlite, built without lz4, keeps pglz.
+// PostgreSQL (pglz cost a final pass more of the database's time: bench/README.md, measured again
+// in session 21); PGlite, built without lz4, keeps pglz.
 describe('compression of the large columns', () => {
   let database: Database;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
   readRulesProfiles,
 } from './content-files.ts';
 
-/** Issue 5: the course as reviewed files, checked for completeness in both languages. */
+/** Decision 008: the course as reviewed files, checked for completeness in both languages. */
 const content = readCourseContent();
 const courseChapters = content.chapters.filter((chapter) => chapter.id !== 6);
 

@@ -52,7 +52,7 @@ const QuestionsFileSchema = z.array(
     key: z.string().min(1),
     module: z.string().min(1),
     correct: z.number().int().min(0),
-    /** A phrase copied from the module's text that answers the question (issue 17: the content test finds it there). */
+    /** A phrase copied from the module's text that answers the question (decision 023: the content test finds it there). */
     source: Translated.optional(),
     en: QuestionTextSchema,
     es: QuestionTextSchema,
@@ -262,7 +262,7 @@ export function readCourseContent(contentDir = CONTENT_DIR): CourseContent {
   const chaptersFile = readJson(ChaptersFileSchema, path.join(contentDir, 'course', 'chapters.json'));
   const courseChapterIds = chaptersFile.chapters.map((chapter) => chapter.id).filter((id) => id !== FINAL_CHAPTER_ID);
   const chapters = chaptersFile.chapters.map((chapter) => {
-    // Issue 17: the final has its own bank, never used in chapter quizzes, kept beside the modules it tests.
+    // Decision 023: the final has its own bank, never used in chapter quizzes, kept beside the modules it tests.
     const questions =
       chapter.id === FINAL_CHAPTER_ID
         ? courseChapterIds.flatMap((id) => readQuestionsFile(contentDir, id, 'final-questions.json'))

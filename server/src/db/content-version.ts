@@ -2,12 +2,12 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 
 /**
- * The newest course-content version each database connection has heard of (issue 15, decision
- * 038). A trigger raises the version on every write to the course content and announces it on
- * this channel (migration 0026); every connection of the pool listens, so an instance hears an
+ * The newest course-content version each database connection has heard of (decision 038). A
+ * trigger raises the version on every write to the course content and announces it on this
+ * channel (migration 0026); every connection of the pool listens, so an instance hears an
  * edit made through any other before its next statement answers, and the copy of the content it
  * keeps in memory (course-content.ts) is read again. (The session lookup used to read the version
- * with every request, at a fifth of its cost.)
+ * with every request, which decision 038 found too dear.)
  */
 const CONTENT_VERSION_CHANNEL = 'content_version';
 

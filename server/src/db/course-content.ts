@@ -7,7 +7,7 @@ import { answers, chapters, contentVersion, modules, questions, topics, videos }
 import { createCache } from '../platform/caches.ts';
 
 /**
- * The course content in memory (issue 15, decision 019). Chapters, modules, topics, videos and
+ * The course content in memory (decision 019). Chapters, modules, topics, videos and
  * the question banks change only when the content files are loaded or an admin edits a question,
  * yet every page of the course reads them. Each instance keeps one copy per database, tagged with
  * the content version it was read at; a trigger raises the version on every write to those

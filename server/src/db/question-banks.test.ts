@@ -19,7 +19,7 @@ import {
 import { CONTENT_DIR, LANGUAGES, type QuestionContent, readCourseContent } from './content-files.ts';
 
 /**
- * Issue 17: the exam measures reading. Each bank (a chapter's quiz bank, and each chapter's share
+ * Decision 023: the exam measures reading. Each bank (a chapter's quiz bank, and each chapter's share
  * of the final's own bank) in each language is held to the limits of bank-quality.ts; the figures
  * themselves are printed by `npm run content:stats`.
  */

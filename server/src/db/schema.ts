@@ -46,7 +46,7 @@ export const courts = pgTable(
       .notNull()
       .references(() => counties.id),
     name: text('name').notNull(),
-    /** The court clerk's address for certificates (issue 6). */
+    /** The court clerk's address for certificates (decision 010). */
     email: text('email'),
     /** A court may charge a price other than COURSE_PRICE_CENTS. */
     priceCents: integer('price_cents'),
@@ -150,7 +150,7 @@ export const students = pgTable(
     rulesProfileVersion: integer('rules_profile_version').notNull().default(1),
     /** The date the court expects the certificate by, when the student gave one at registration. */
     courtDueDate: date('court_due_date', { mode: 'string' }),
-    /** The court's case or citation number, when the student gave one (issue 17): matches the certificate to the ticket. */
+    /** The court's case or citation number, when the student gave one (decision 024): matches the certificate to the ticket. */
     caseNumber: text('case_number'),
     /**
      * The hash of the token the registering browser holds in an HttpOnly cookie (decision 048):
@@ -227,7 +227,7 @@ export const resetTokens = pgTable('reset_tokens', {
   expiresAt: moment('expires_at').notNull(),
   usedAt: moment('used_at'),
   /**
-   * The email and licence number of the registration the token was handed to (issue 19): the
+   * The email and licence number of the registration the token was handed to (decision 026): the
    * reset archives the old enrolment only if no other active one holds either, so the new
    * registration that follows cannot fail after the old course is gone.
    */
@@ -236,7 +236,7 @@ export const resetTokens = pgTable('reset_tokens', {
 });
 
 /**
- * The course content's version (issue 15, decision 019): one row, raised by a statement trigger
+ * The course content's version (decision 019): one row, raised by a statement trigger
  * on every write to chapters, modules, topics, videos, questions or answers, whoever makes it. The
  * session lookup reads it, so every instance serves its in-memory copy of the content only while
  * that copy is of the version a request saw when it started.
@@ -294,7 +294,7 @@ export const payments = pgTable(
     providerPaymentId: text('provider_payment_id'),
     amountCents: integer('amount_cents'),
     currency: text('currency'),
-    /** How a manual payment was taken (issue 19); 'waived' is a course given free (amount 0). */
+    /** How a manual payment was taken (decision 026); 'waived' is a course given free (amount 0). */
     manualMethod: text('manual_method', { enum: ['phone', 'cheque', 'voucher', 'waived'] }),
     recordedByStaffId: integer('recorded_by_staff_id').references(() => staff.id),
     createdAt: createdAt(),
@@ -461,7 +461,7 @@ export const quizAttempts = pgTable(
       .references(() => chapters.id),
     questionIds: jsonb('question_ids').$type<number[]>().notNull(),
     /**
-     * Issue 17: each drawn question's answer ids in the order this attempt shows them, shuffled
+     * Decision 022: each drawn question's answer ids in the order this attempt shows them, shuffled
      * at the draw (question id -> answer ids). Null for attempts drawn before: stored order.
      */
     answerOrder: jsonb('answer_order').$type<Record<string, number[]>>(),
@@ -472,8 +472,8 @@ export const quizAttempts = pgTable(
     /**
      * What the results page showed, in the language it was shown in (`{ "es": [...] }`; both
      * languages before decision 036): a record, written once and never queried into, so `json`
-     * (the text, checked) rather than `jsonb` (parsed into a tree on every write, more than half of
-     * the database's work for a final's 28 kB; issue 15).
+     * (the text, checked) rather than `jsonb` (parsed into a tree on every write, most of the
+     * database's work for a final's 28 kB; decision 029).
      */
     result: json('result'),
     /** The rules profile version the attempt was drawn and graded under. */
@@ -490,7 +490,7 @@ export const quizAttempts = pgTable(
 );
 
 /**
- * Issue 17: an exception staff made to a student's rules, on the record: one more attempt at a
+ * An exception staff made to a student's rules, on the record: one more attempt at a
  * quiz or the final, or more days in the completion window. Never deleted; each counts.
  */
 export const rulesExceptions = pgTable(
@@ -548,7 +548,7 @@ export const certificateCounters = pgTable('certificate_counters', {
  * An issued certificate of completion: a human-readable number, an immutable snapshot of what it
  * certifies, and the PDF itself with its SHA-256. One per completion (source 'completion'); a
  * super_admin may issue more with a chosen date (source 'admin'), and the old ones stay.
- * The PDF is rendered from the snapshot after the issuing transaction (issue 15, decision 019):
+ * The PDF is rendered from the snapshot after the issuing transaction (decision 019):
  * by the delivery worker, or by the first download, whichever comes first; until then both
  * columns are null.
  */
@@ -575,10 +575,10 @@ export const certificates = pgTable(
     /** Kept at least until this date (the profile's retention years). */
     retainUntil: date('retain_until', { mode: 'string' }),
     issuedAt: createdAt(),
-    /** When the court's own staff acknowledged receiving it, and who (issue 18); set once. */
+    /** When the court's own staff acknowledged receiving it, and who (decision 025); set once. */
     acknowledgedAt: moment('acknowledged_at'),
     acknowledgedByStaffId: integer('acknowledged_by_staff_id').references(() => staff.id),
-    /** A correction's reissue (issue 18): the certificate this one replaces, free, with a new number. */
+    /** A correction's reissue (decision 025): the certificate this one replaces, free, with a new number. */
     replacesId: integer('replaces_id').references((): AnyPgColumn => certificates.id),
     /** Set on the replaced certificate when its correction is approved: it stays, marked superseded. */
     supersededAt: moment('superseded_at'),
@@ -631,7 +631,7 @@ export const certificateDeliveries = pgTable(
 );
 
 /**
- * Issue 18: a student's request to correct a detail their certificate shows. One pending per
+ * Decision 025: a student's request to correct a detail their certificate shows. One pending per
  * student; approved (the record corrected and the certificate reissued free, in one transaction)
  * or rejected with a note the student sees. Never deleted.
  */
@@ -664,7 +664,7 @@ export const certificateCorrections = pgTable(
 );
 
 /**
- * Issue 17 (decision 024): a batch of held certificates (routing held_for_state_report) exported
+ * Decision 024: a batch of held certificates (routing held_for_state_report) exported
  * for one state's report, then marked filed with the state's confirmation reference, or rejected
  * (its certificates can then go in a new batch). Never deleted.
  */
@@ -698,7 +698,7 @@ export const stateFilingCertificates = pgTable(
     certificateId: integer('certificate_id')
       .notNull()
       .references(() => certificates.id),
-    /** The line as exported (issue 17): the batch's file stays what the state received, whatever changes later. */
+    /** The line as exported (decision 024): the batch's file stays what the state received, whatever changes later. */
     row: jsonb('row'),
   },
   (t) => [

@@ -23,7 +23,7 @@ async function lintErrors(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('every table has an owner (issue 14, decision 017)', () => {
+describe('every table has an owner (decision 017)', () => {
   it('names each table of the schema once: shared, or owned by one feature', () => {
     const named = [...TABLES.shared, ...Object.values(TABLES.owners).flat()];
     expect([...named].sort()).toEqual([...schemaTables].sort());

@@ -5,7 +5,7 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one (issue 15). */
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one (decision 019). */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar day (YYYY-MM-DD) a moment falls on in a time zone: a court's "completed on". */

@@ -1,7 +1,7 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 
 /**
- * How busy this process has been serving requests, for background work that can wait (issue 15):
+ * How busy this process has been serving requests, for background work that can wait (decision 031):
  * the share of time its event loop spent working since the last mark. The background job marks
  * when it finishes its own work, so what it measures next is the requests' load, not its own.
  */

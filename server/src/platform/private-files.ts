@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * Everything the server keeps under DATA_DIR (the database with certificate PDFs, birth dates and
  * licence numbers; outbox mail with set-password links; backups) is for the server's own user
- * only (issue 13): folders 0700, files 0600.
+ * only (decision 014): folders 0700, files 0600.
  */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;

@@ -149,7 +149,7 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     expect(response.json()).toEqual({ error: { code: 'FORBIDDEN', message: 'You are not allowed to do that.' } });
   });
 
-  it('lets a paid student call a course route, and refuses an unpaid one with a 402 (issue 3)', async () => {
+  it('lets a paid student call a course route, and refuses an unpaid one with a 402', async () => {
     expect((await get('/course', 'paid_student')).json()).toEqual({ who: 'paid student 12' });
     const unpaid = await get('/course', 'student');
     expect(unpaid.statusCode).toBe(402);

@@ -34,7 +34,7 @@ export { policyRoleOf, type PolicyRole };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const STUDENT = { kind: 'student' } as const satisfies Access;
-/** A signed-in student who has paid: every course call (402 otherwise, issue 3). */
+/** A signed-in student who has paid: every course call (402 otherwise). */
 export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
 /** Any session, student or staff; the handler's policy decides the rest (a route both use). */
 export const SIGNED_IN = { kind: 'signedIn' } as const satisfies Access;
@@ -142,7 +142,7 @@ export function serve<E extends Endpoint, A extends Access>(
     /**
      * The handler hands back the very same object while the answer is the same (a memoised
      * answer, as a reloaded quiz): its serialised text is kept with the object and sent again
-     * instead of serialising it on every call (issue 15).
+     * instead of serialising it on every call (decision 028).
      */
     memoisedAnswer?: boolean;
     rateLimit?: {
@@ -171,7 +171,7 @@ export function serve<E extends Endpoint, A extends Access>(
       ...(status === 204 ? {} : { response: { [status]: endpoint.response } }),
     },
     // Who may call is settled before the body is even parsed: a stranger learns nothing about a
-    // staff route's fields (401), and the wrong role gets 403, whatever they send (issue 13).
+    // staff route's fields (401), and the wrong role gets 403, whatever they send (decision 016).
     ...(access.kind === 'public' ? {} : { onRequest: (request: FastifyRequest) => authorize(request, access) }),
     // No text may carry a NUL byte or a lone surrogate (PostgreSQL cannot store them): checked
     // here once for every field of every route, so a new field cannot forget it. (Synchronous:

@@ -57,7 +57,7 @@ interface DatabaseErrorFields {
 /**
  * What of an unexpected error may be logged. A database error's message and its "params" can
  * hold what a student typed (licence number, birth date), so only its SQLSTATE code and the
- * names of the constraint, table and column are kept (issue 2: no personal data in logs).
+ * names of the constraint, table and column are kept (ARCHITECTURE.md: no personal data in logs).
  */
 export function describeErrorForLog(error: unknown): Record<string, unknown> {
   const cause = (error as { cause?: unknown } | null)?.cause;

@@ -9,7 +9,7 @@ function fieldsNamed(response: { json: () => { error: { fields?: { field: string
   return [...new Set((response.json().error.fields ?? []).map((issue) => issue.field))];
 }
 
-/** Issue 13, findings 3 and 4: numbers out of range, NUL bytes, hidden characters, and who is asked first. */
+/** Decision 016: numbers out of range, NUL bytes, hidden characters, and who is asked first. */
 describe('input the database cannot hold', () => {
   let t: TestApp;
   let studentCookie: string;

@@ -5,7 +5,7 @@ import { forbidden, notFound } from './errors.ts';
 import type { Auth } from './session.ts';
 
 /**
- * A student acts on their own records only (issue 4: 403 for someone else's). The spec's calls
+ * A student acts on their own records only (403 for someone else's). The spec's calls
  * carry the student's id in the path or body; it must be the signed-in student's.
  */
 export function assertOwnRecord(auth: Extract<Auth, { kind: 'student' }>, studentId: number | undefined): void {
@@ -45,8 +45,8 @@ export async function getVisibleStudent(
 
 /**
  * getVisibleStudent's check, for a caller who needs nothing of the student's row: the one way a
- * route asks whether the caller may see a student. A student asking about themself needs no read
- * (issue 15), since their session is their active enrolment's; anyone else is checked against the
+ * route asks whether the caller may see a student. A student asking about themself needs no read,
+ * since their session is their active enrolment's; anyone else is checked against the
  * row (404 when they may not, with `notFoundMessage`).
  */
 export async function assertMaySeeStudent(

@@ -9,8 +9,8 @@ import helmet from 'helmet';
  * Strict-Transport-Security is sent when the school's public address is https.
  *
  * The headers are the same on every answer, so helmet computes them once at start and each
- * answer gets the finished values (issue 15): run per request, as @fastify/helmet does, it
- * rebuilt the policy every time and cost a fifth of a light call's throughput.
+ * answer gets the finished values (decision 019): run per request, as @fastify/helmet does, it
+ * rebuilt the policy every time.
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,

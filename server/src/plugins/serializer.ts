@@ -6,9 +6,9 @@ import { z } from 'zod';
 type RouteSchema = Parameters<FastifySerializerCompiler<z.ZodType>>[0];
 
 /**
- * Issue 15: a route's answer serialised by fast-json-stringify, compiled once from the contract's
- * zod schema as JSON Schema: about a quarter of the time of zod's encode and JSON.stringify (a
- * quiz of ten questions: 9 us against 40 us), on every call. It writes only the properties the
+ * Decision 027: a route's answer serialised by fast-json-stringify, compiled once from the
+ * contract's zod schema as JSON Schema, in far less time than zod's encode and JSON.stringify on
+ * every call. It writes only the properties the
  * schema declares, so nothing the contract leaves out reaches a client, as zod's stripping did.
  *
  * Only for a schema that reads the same in and out (no transform or codec: its JSON Schema for

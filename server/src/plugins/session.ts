@@ -13,8 +13,8 @@ const SESSION_HOURS = { student: 12, staff: 8 } as const;
 
 /**
  * A session's token says whose it is: a student's starts with `s.`, a staff member's with `a.`
- * (neither appears in base64url), so the lookup reads only the owner's table (issue 15: the join
- * to the other table was a fifth of the lookup's cost on PostgreSQL). The token is still random
+ * (neither appears in base64url), so the lookup reads only the owner's table (decision 038: the
+ * join to the other table made every lookup dearer on PostgreSQL). The token is still random
  * past its prefix, and only its hash is stored; a prefix that lies finds no session.
  */
 const TOKEN_PREFIX = { student: 's.', staff: 'a.' } as const;
@@ -141,7 +141,7 @@ function openSession() {
  * The session lookups run on every signed-in request, so each is built once per database as a
  * prepared statement (drizzle's query building cost more than the query itself). A student's one
  * round trip also brings what most calls need next: whether they paid, their rules profile and
- * progress version, and their name for /api/me (issue 15, decision 019). (The course content's
+ * progress version, and their name for /api/me (decision 019). (The course content's
  * version is heard by every connection: decision 038.)
  */
 function prepareStudentSessionLookup(db: Db) {

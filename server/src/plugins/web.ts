@@ -69,7 +69,7 @@ const SCHOOL_NAME_SLOT = /<!--school-name-->[^<]*<!--\/school-name-->/g;
 /**
  * index.html with the school's name (SCHOOL_NAME) in its title and its first paint, and the
  * public configuration as a JSON block the script reads at start (the school's name, time zone
- * and price without a call first), with its compressed copies, made once at start (issue 16):
+ * and price without a call first), with its compressed copies, made once at start (decision 020):
  * a phone shows the school and a loading line before the script arrives.
  */
 function buildAppPage(webDist: string, publicConfig: PublicConfig): AppPage {
@@ -82,7 +82,7 @@ function buildAppPage(webDist: string, publicConfig: PublicConfig): AppPage {
     .replace(/<title>[^<]*<\/title>/, `<title>${name}</title>`)
     .replace(SCHOOL_NAME_SLOT, name)
     .replace('</head>', `    ${configBlock}\n  </head>`);
-  // The stylesheet is written into the page (issue 16): the first paint then waits for the page
+  // The stylesheet is written into the page (decision 021): the first paint then waits for the page
   // alone, not for a second request on a slow phone. The CSP admits exactly this text by its hash.
   const styleHashes: string[] = [];
   const inlined = html.replace(STYLESHEET_LINK, (_link, file: string) => {

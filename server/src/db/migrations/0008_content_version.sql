@@ -4,7 +4,7 @@ CREATE TABLE "content_version" (
 	CONSTRAINT "content_version_one_row" CHECK ("content_version"."id" = 1)
 );
 --> statement-breakpoint
--- Issue 15, decision 019: any write to the course content, by the app or by hand, raises the
+-- Decision 019: any write to the course content, by the app or by hand, raises the
 -- version once per statement, in the writer's own transaction.
 INSERT INTO "content_version" ("id", "version") VALUES (1, 1);--> statement-breakpoint
 CREATE FUNCTION "raise_content_version"() RETURNS trigger LANGUAGE plpgsql AS $$

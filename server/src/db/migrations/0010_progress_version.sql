@@ -1,5 +1,5 @@
 ALTER TABLE "students" ADD COLUMN "progress_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
--- Issue 15, decision 019: any change to a student's completions, by the app or by hand, raises
+-- Decision 019: any change to a student's completions, by the app or by hand, raises
 -- that student's progress version in the writer's own transaction (an insert that does nothing
 -- on conflict fires nothing).
 CREATE FUNCTION "raise_progress_version"() RETURNS trigger LANGUAGE plpgsql AS $$

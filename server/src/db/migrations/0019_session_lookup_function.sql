@@ -1,7 +1,7 @@
--- Issue 15: the session lookup as a function, for PGlite. PGlite parses and plans every query it
+-- Decision 027: the session lookup as a function, for PGlite. PGlite parses and plans every query it
 -- is sent (drizzle's "prepared" statements are not kept there), and this three-table lookup runs
 -- on every signed-in request: planned once per connection inside PL/pgSQL, it costs about what a
--- primary-key lookup does (218 against 412 microseconds). PostgreSQL keeps using the prepared
+-- primary-key lookup does (bench/README.md, session 10). PostgreSQL keeps using the prepared
 -- statement of plugins/session.ts; both return the same columns (plugins/session.ts says which).
 CREATE FUNCTION "find_session"("p_token_hash" text, "p_now" timestamptz)
 RETURNS TABLE (

@@ -1,4 +1,4 @@
--- Issue 15: a quiz draw's write in one statement. It was a transaction of five (begin, the draw's
+-- Decision 031: a quiz draw's write in one statement. It was a transaction of five (begin, the draw's
 -- lock, the latest attempt, the insert, commit), and between two of them the transaction held one
 -- of the instance's few pool connections while it waited for the instance's next turn: with a
 -- thousand students at once the connections sat idle in transactions during every quiz and all

@@ -1,4 +1,4 @@
--- Issue 15: a student's sign-in guess in one statement. It was a transaction of five or six
+-- Decision 032: a student's sign-in guess in one statement. It was a transaction of five or six
 -- (begin, the licence's lock, the counted failures, the student, a failure if none, commit), and
 -- between two of them the transaction held one of the instance's few pool connections while it
 -- waited for the instance's next turn. The function does the same steps under the same lock

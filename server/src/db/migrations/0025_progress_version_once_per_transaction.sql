@@ -1,4 +1,4 @@
--- Issue 15: the progress version is raised once per student per transaction. A quiz grade changes
+-- The progress version is raised once per student per transaction. A quiz grade changes
 -- the attempt and the chapter's completions in one statement, and each row's trigger rewrote the
 -- student's row again (a final pass wrote it three times with its completion). One raise already
 -- tells every instance's copy that the student's progress changed: copies are taken only of what

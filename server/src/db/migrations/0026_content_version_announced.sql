@@ -1,4 +1,4 @@
--- Issue 15, decision 038: a write to the course content raises the version and announces it, so
+-- Decision 038: a write to the course content raises the version and announces it, so
 -- every instance's listening connections hear it (delivered at commit, with the new version). The
 -- session lookup no longer reads the version with every request.
 CREATE OR REPLACE FUNCTION "raise_content_version"() RETURNS trigger LANGUAGE plpgsql AS $$

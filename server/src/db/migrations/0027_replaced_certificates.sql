@@ -1,4 +1,4 @@
--- Issue 18, review: the reissue that superseded a certificate (for /verify, see schema.ts), and
+-- Decision 041: the reissue that superseded a certificate (for /verify, see schema.ts), and
 -- the emails a correction stopped marked cancelled rather than failed.
 ALTER TABLE "certificates" ADD COLUMN "superseded_by_id" integer;--> statement-breakpoint
 ALTER TABLE "certificates" ADD CONSTRAINT "certificates_superseded_by_id_certificates_id_fk" FOREIGN KEY ("superseded_by_id") REFERENCES "public"."certificates"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

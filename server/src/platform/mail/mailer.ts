@@ -94,8 +94,8 @@ export function createMailer(options: MailerOptions): Mailer {
 function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   // A pool of at most two connections, each kept for a while: opening a connection (greeting,
   // EHLO, TLS with a real provider) costs far more than a message, and a busy afternoon sends
-  // hundreds of certificates in a row (issue 15: about 100 ms a message without it, 12 with it,
-  // against a local server). An idle connection closes after IDLE_MS; close() closes the rest.
+  // hundreds of certificates in a row (decision 019). An idle connection closes after IDLE_MS;
+  // close() closes the rest.
   // A message whose connection drops mid-send is not sent again by the pool (maxRequeues 0):
   // the delivery worker decides about retries, so nothing is sent twice behind its back.
   // Options in the URL's query (`?ignoreTLS=true`, `?greetingTimeout=2000`) override these.
@@ -172,7 +172,7 @@ function createOutboxMailer(options: MailerOptions): Mailer {
 const DELIVERABLE_ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\.]{2,}$/;
 
 /**
- * Issue 19: an address that cannot receive mail (the spec lets a student register with any text
+ * Decision 026: an address that cannot receive mail (spec 5 lets a student register with any text
  * as email) fails at once and for good, with a reason staff can read, instead of being written
  * to the outbox with no To: header or retried by the mail server for a day.
  */

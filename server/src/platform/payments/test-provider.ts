@@ -158,7 +158,7 @@ export interface TestPaymentProvider extends PaymentProvider {
 
 /** The built-in test provider: Stripe's shapes and statuses, its state in our database. */
 export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProvider {
-  // Prepared once each (issue 15): the journey's thousand students each pay through them. By id it
+  // Prepared once each (decision 030): the journey's thousand students each pay through them. By id it
   // is the first statement of the return (decision 034), and of a confirmation with a card refused
   // before any charge.
   const findBy = async (column: 'id' | 'idempotencyKey', value: string) => {
@@ -231,7 +231,7 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
     },
 
     async confirmIntent({ id, clientSecret, card }) {
-      // A valid card on an intent still waiting for one: charged in one statement (issue 15).
+      // A valid card on an intent still waiting for one: charged in one statement (decision 032).
       const invalid = validateTestCard(card, clock.now());
       if (!invalid) {
         const outcome = decide(card.number.replace(/[\s-]/g, ''));

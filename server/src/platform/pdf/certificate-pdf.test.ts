@@ -189,7 +189,7 @@ describe('renderCertificatePdf', () => {
     expect((await readPage(inNewYork)).runs.map((run) => run.text)).toContain('November 23, 2026');
   });
 
-  it('prints the case or citation number under the court when the student gave one (issue 17), and no empty line otherwise', async () => {
+  it('prints the case or citation number under the court when the student gave one (decision 024), and no empty line otherwise', async () => {
     const withNumber = await readPage(
       await renderCertificatePdf(createSnapshot({ caseNumber: 'CR-2026-0042' }), createOptions()),
     );

@@ -31,9 +31,9 @@ export interface CertificateSnapshot {
   /** ISO date 'YYYY-MM-DD'. */
   completionDate: string;
   rulesProfile: string;
-  /** The court's case or citation number, when the student gave one (issue 17). */
+  /** The court's case or citation number, when the student gave one (decision 024). */
   caseNumber?: string;
-  /** A correction's reissue (issue 18): the number of the certificate it replaces. */
+  /** A correction's reissue (decision 025): the number of the certificate it replaces. */
   replaces?: string;
   /** ISO timestamp; also the PDF's creation and modification date. */
   issuedAt: string;
