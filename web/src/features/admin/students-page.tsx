@@ -1,23 +1,18 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
-import {
-  ADMIN_STUDENT_DEFAULT_ORDER,
-  ADMIN_STUDENT_SORTS,
-  type AdminStudentRow,
-  type AdminStudentSort,
-} from '@ts/contract';
+import { ADMIN_STUDENT_DEFAULT_ORDER, ADMIN_STUDENT_SORTS, type AdminStudentSort } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type SortOrder } from '../../components/data-table.tsx';
+import type { SortOrder } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
-import { formatShortDate } from '../../lib/dates.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { adminQueries } from './admin-queries.ts';
+import { StudentsTable } from './students-table.tsx';
 
 /** Spec 9: the student search waits until typing has paused for 300 ms. */
 export const STUDENT_SEARCH_DELAY_MS = 300;
@@ -34,36 +29,19 @@ const DEFAULT_ORDER: Record<AdminStudentSort, SortOrder> = {
   completed: 'desc',
 };
 
-/**
- * Spec 2 /admin/students: search (debounced), court filter, sorting and pages. They live in the
- * address (?search=&court=&sort=&order=&page=), so Back from a student's detail returns to the same
- * list. A court-limited admin has no court filter: the server shows them their court only.
- */
-export function StudentsPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const user = useStoredUser();
-  const courtLimited = user?.court_id != null;
-  const courts = useCourts();
+/** The list's search, court, sort and page as the address holds them, and how to change them. */
+function useStudentListAddress(courtLimited: boolean) {
   const [params, setParams] = useSearchParams();
-
   const searchTerm = params.get('search') ?? '';
   const court = courtLimited ? '' : (params.get('court') ?? '');
   const courtId = /^\d+$/.test(court) && Number(court) > 0 ? Number(court) : undefined;
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(params.get('page'))) || 1));
-  // Issue 16: sorted by a column, newest registration first unless asked otherwise (spec 2).
+  // Sorted by a column, newest registration first unless asked otherwise (spec 2).
   const sortParam = params.get('sort');
   const sort: AdminStudentSort =
     ADMIN_STUDENT_SORTS.find((key) => key === sortParam) ?? ADMIN_STUDENT_DEFAULT_ORDER.sort;
   const order: SortOrder =
     params.get('order') === 'asc' ? 'asc' : params.get('order') === 'desc' ? 'desc' : DEFAULT_ORDER[sort];
-
-  /** A header pressed: its column the other way round, or a new column its natural way first. */
-  function sortBy(key: string) {
-    const next = ADMIN_STUDENT_SORTS.find((known) => known === key) ?? ADMIN_STUDENT_DEFAULT_ORDER.sort;
-    const nextOrder = next === sort ? (order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[next];
-    changeList({ sort: next, order: nextOrder, page: 1 }, { replace: true });
-  }
 
   function changeList(change: ListChange, options: { replace: boolean }) {
     setParams((current) => {
@@ -78,7 +56,21 @@ export function StudentsPage() {
     }, options);
   }
 
-  // What is typed shows at once; the search (and the address) follows once typing pauses.
+  /** A header pressed: its column the other way round, or a new column its natural way first. */
+  function sortBy(key: string) {
+    const next = ADMIN_STUDENT_SORTS.find((known) => known === key) ?? ADMIN_STUDENT_DEFAULT_ORDER.sort;
+    const nextOrder = next === sort ? (order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[next];
+    changeList({ sort: next, order: nextOrder, page: 1 }, { replace: true });
+  }
+
+  return { searchTerm, court, courtId, page, sort, order, changeList, sortBy };
+}
+
+/**
+ * The search box: what is typed shows at once; the search (and the address) follows once typing
+ * pauses. Back or Forward changing the search in the address shows it in the box.
+ */
+function useTypedSearch(searchTerm: string, onSearch: (term: string) => void): [string, (text: string) => void] {
   const [typed, setTyped] = useState(searchTerm);
   const settled = useDebouncedValue(typed, STUDENT_SEARCH_DELAY_MS).trim();
   const searchWeSet = useRef(searchTerm);
@@ -86,7 +78,7 @@ export function StudentsPage() {
   const onSettled = useEffectEvent((term: string) => {
     if (term === searchTerm) return;
     searchWeSet.current = term;
-    changeList({ search: term, page: 1 }, { replace: true });
+    onSearch(term);
   });
   useEffect(() => onSettled(settled), [settled]);
   useEffect(() => {
@@ -95,14 +87,27 @@ export function StudentsPage() {
     searchWeSet.current = searchTerm;
     setTyped(searchTerm);
   }, [searchTerm]);
+  return [typed, setTyped];
+}
+
+/**
+ * Spec 2 /admin/students: search (debounced), court filter, sorting and pages. They live in the
+ * address (?search=&court=&sort=&order=&page=), so Back from a student's detail returns to the same
+ * list. A court-limited admin has no court filter: the server shows them their court only.
+ */
+export function StudentsPage() {
+  const { t } = useTranslation();
+  const user = useStoredUser();
+  const courtLimited = user?.court_id != null;
+  const courts = useCourts();
+  const { searchTerm, court, courtId, page, sort, order, changeList, sortBy } = useStudentListAddress(courtLimited);
+  const [typed, setTyped] = useTypedSearch(searchTerm, (term) =>
+    changeList({ search: term, page: 1 }, { replace: true }),
+  );
 
   const list = useQuery(adminQueries.students({ searchTerm, courtId, page, sort, order }));
   const data = list.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-
-  function openStudent(student: AdminStudentRow) {
-    void navigate(`/admin/students/${String(student.id)}`, { state: { student } });
-  }
 
   return (
     <div className="space-y-6">
@@ -143,85 +148,7 @@ export function StudentsPage() {
           {data.rows.length === 0 ? (
             <p className="text-slate-700">{t('adminStudents.noStudents')}</p>
           ) : (
-            <DataTable
-              variant="boxed"
-              caption={t('admin.pages.students')}
-              rows={data.rows}
-              rowKey={(student) => student.id}
-              sort={{ key: sort, order }}
-              onSort={sortBy}
-              rowProps={(student) => ({
-                className: 'cursor-pointer hover:bg-slate-50',
-                onClick: (event) => {
-                  // The name link navigates by itself (and is what the keyboard reaches).
-                  if ((event.target as HTMLElement).closest('a')) return;
-                  openStudent(student);
-                },
-              })}
-              columns={[
-                { header: t('adminStudents.columns.id'), cell: (student) => student.id },
-                {
-                  header: t('adminStudents.columns.first_name'),
-                  sortKey: 'name',
-                  cell: (student) => (
-                    <Link
-                      to={`/admin/students/${String(student.id)}`}
-                      state={{ student }}
-                      className="font-semibold text-blue-800 underline"
-                    >
-                      {student.first_name}
-                    </Link>
-                  ),
-                },
-                { header: t('adminStudents.columns.last_name'), cell: (student) => student.last_name },
-                {
-                  header: t('adminStudents.columns.email'),
-                  // A long address wraps (at the @ or anywhere) rather than pushing the dates off a laptop's screen.
-                  className: 'min-w-[11rem] max-w-[14rem] [overflow-wrap:anywhere]',
-                  cell: (student) => student.email,
-                },
-                {
-                  header: t('adminStudents.columns.dl_number'),
-                  className: 'whitespace-nowrap',
-                  cell: (student) => student.dl_number,
-                },
-                {
-                  header: t('adminStudents.columns.court_name'),
-                  sortKey: 'court',
-                  // Wide enough that a court's long name takes two or three lines, not five.
-                  className: 'min-w-[10rem]',
-                  cell: (student) => student.court_name,
-                },
-                {
-                  header: t('adminStudents.columns.payment'),
-                  className: 'whitespace-nowrap',
-                  cell: (student) =>
-                    student.payment_at ? (
-                      <span className="rounded-full bg-green-100 px-2.5 py-1 font-semibold text-green-900">
-                        {t('adminStudents.paidOn', { date: formatShortDate(student.payment_at) })}
-                      </span>
-                    ) : (
-                      <span className="rounded-full bg-amber-100 px-2.5 py-1 font-semibold text-amber-900">
-                        {t('adminStudents.notPaid')}
-                      </span>
-                    ),
-                },
-                {
-                  header: t('adminStudents.columns.completed_at'),
-                  sortKey: 'completed',
-                  className: 'whitespace-nowrap',
-                  cell: (student) =>
-                    student.completed_at ? formatShortDate(student.completed_at) : t('adminStudent.inProgress'),
-                },
-                {
-                  header: t('adminStudents.columns.created_at_formatted'),
-                  sortKey: 'registered',
-                  className: 'whitespace-nowrap',
-                  // The same short date as the Completed column, on the school's calendar.
-                  cell: (student) => formatShortDate(student.created_at),
-                },
-              ]}
-            />
+            <StudentsTable rows={data.rows} sort={sort} order={order} onSort={sortBy} />
           )}
           <nav aria-label={t('adminStudents.pagination')} className="flex flex-wrap items-center gap-3">
             {page > 1 && (
