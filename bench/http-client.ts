@@ -2,9 +2,9 @@
  * The journey's students' HTTP/1.1 client: kept-alive connections and the little of HTTP the
  * server's answers use (a status, Set-Cookie, a Content-Length or chunked body), as autocannon
  * writes its own rather than use node:http. The load generator shares the two cores with the
- * instances and PostgreSQL (issue 15), and node:http's agent, request and response objects were
- * half of its CPU per call. One request at a time on a connection; a connection the server closed
- * while idle is replaced once, as node:http's agent does.
+ * instances and PostgreSQL (decision 029), and node:http's agent, request and response objects
+ * were much of its CPU per call (README.md, session 19). One request at a time on a connection;
+ * a connection the server closed while idle is replaced once, as node:http's agent does.
  */
 import net from 'node:net';
 

@@ -1,9 +1,10 @@
 /**
- * The 1,000-student journey (issue 15): BENCH_STUDENTS simulated students (1,000 unless told),
- * all starting at once, registration to certificate, round-robin over two server instances
- * (two real `server/src/main.ts` processes) on one PostgreSQL, with a local SMTP sink receiving
- * the certificate emails. Bounded in time; prints the errors, p50/p99 per call, and how long after
- * the last pass the last of the emails arrived, and whether any arrived twice.
+ * The 1,000-student journey (a speed goal in README.md; decision 029): BENCH_STUDENTS simulated
+ * students (1,000 unless told), all starting at once, registration to certificate, round-robin
+ * over two server instances (two real `server/src/main.ts` processes) on one PostgreSQL, with a
+ * local SMTP sink receiving the certificate emails. Bounded in time; prints the errors, p50/p99
+ * per call, and how long after the last pass the last of the emails arrived, and whether any
+ * arrived twice.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:journey
  *
@@ -32,7 +33,7 @@ const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 1000);
 const LIMIT_SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 900);
 /**
  * BENCH_JOURNEY_RAMP_SECONDS: the students start one after another over this long instead of
- * all at once (0, the issue's measure), so they are spread over the course's calls.
+ * all at once (0, as the speed goal measures it), so they are spread over the course's calls.
  */
 const RAMP_SECONDS = Number(process.env.BENCH_JOURNEY_RAMP_SECONDS ?? 0);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -113,7 +114,7 @@ const passedAt: number[] = [];
 class CallFailed extends Error {}
 
 // One client per instance, on kept connections (http-client.ts: node:http's own work per call
-// was half of the load generator's CPU, taken from the two cores the server runs on).
+// was much of the load generator's CPU, taken from the two cores the server runs on).
 const clients = new Map<string, HttpClient>();
 
 function send(

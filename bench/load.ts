@@ -2,8 +2,8 @@
  * autocannon run from a worker thread of its own, so the load generator is outside the server's
  * event loop, as clients from outside are: in the server's thread its request building and
  * response parsing were counted as the server's time, and its turns delayed the server's
- * (issue 15 measures "from outside with autocannon"; on PGlite, which runs in the server's
- * thread, the two shared one event loop).
+ * (the speed goals in README.md are measured from outside, with autocannon; on PGlite, which
+ * runs in the server's thread, the two shared one event loop).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';

@@ -1,5 +1,5 @@
 /**
- * The web app's first visit (issue 16): the bytes of script a browser that accepts brotli
+ * The web app's first visit (decision 020): the bytes of script a browser that accepts brotli
  * receives for a page (its own script and every module it preloads), and, unless
  * BENCH_LIGHTHOUSE=0, Lighthouse's mobile scores for /login, /register, /pay and / with the
  * system Chromium, the median of BENCH_LIGHTHOUSE_RUNS runs (3; Lighthouse comes from the npm

@@ -144,8 +144,8 @@ test('an admin enrols a student by hand, who is then paid and signs in straight 
   browser,
   baseURL,
 }) => {
-  // Two sign-ins, two accessibility scans and three filled forms: 14 s on a quiet machine, over
-  // 30 s in a busy CI run (where it timed out at its last step).
+  // Two sign-ins, two accessibility scans and three filled forms: more than the default timeout
+  // in a busy CI run, where it timed out at its last step.
   test.setTimeout(60_000);
   const details = newStudentDetails();
   await signInAsAdmin(page);
@@ -217,7 +217,7 @@ test('an admin edits a chapter 4 question and one of its wrong answers', async (
   const questionBox = page.getByLabel('Question text', { exact: true });
   await expect(questionBox).toHaveValue(chosen);
   await questionBox.fill(`${chosen}${REVIEW_MARK}`);
-  // Issue 16: one Save for the question and its answers.
+  // Decision 021: one Save for the question and its answers.
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(1);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Question saved!')).toBeVisible();
