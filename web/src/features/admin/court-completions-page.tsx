@@ -1,21 +1,20 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CourtCompletion, courtApi } from '@ts/contract';
+import { type Court, type CourtCompletion, courtApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
-import { DataTable } from '../../components/data-table.tsx';
 import { SelectField, TextField } from '../../components/field.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
-import { formatDay, formatMoment } from '../../lib/dates.ts';
 import { type TFunction, useTranslation } from '../../lib/i18n.ts';
 import { useCourts } from '../../lib/queries.ts';
 import { useStoredUser } from '../../lib/session.ts';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { downloadCsv, rowsToCsv } from './report-csv.ts';
 import { staffPolicyRole } from './staff-role.ts';
+import { CourtCompletionsTable } from './court-completions-table.tsx';
 import { adminQueries, type CourtCompletionFilters } from './admin-queries.ts';
 
 /** New completions appear while the page is open: it asks again this often (issue 18). */
@@ -56,18 +55,8 @@ async function fetchAllRows(filters: CourtCompletionFilters): Promise<CourtCompl
   }
 }
 
-/**
- * Issue 18: the court's completions, newest first, kept up to date while open. A court's own staff
- * acknowledge receipt (a row, or every selected row); admins over every court pick a court and
- * read. Filters live in the address so a reload keeps them.
- */
-export function CourtCompletionsPage() {
-  const { t } = useTranslation();
-  const user = useStoredUser();
-  const role = staffPolicyRole(user);
-  const ownCourt = role === 'court_clerk' || role === 'court_admin';
-  const courts = useCourts();
-  const queryClient = useQueryClient();
+/** The page's filters and page number, as the address holds them (a reload keeps them). */
+function useCourtCompletionsAddress(ownCourt: boolean) {
   const [params, setParams] = useSearchParams();
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
@@ -75,35 +64,12 @@ export function CourtCompletionsPage() {
   const court = ownCourt ? '' : (params.get('court') ?? '');
   const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-
   const filters: CourtCompletionFilters = {
     ...(/^\d{4}-\d{2}-\d{2}$/.test(from) ? { from } : {}),
     ...(/^\d{4}-\d{2}-\d{2}$/.test(to) ? { to } : {}),
     ...(debouncedSearch ? { search: debouncedSearch } : {}),
     ...(/^\d+$/.test(court) ? { courtId: Number(court) } : {}),
   };
-  const completions = useQuery({
-    ...adminQueries.courtCompletions(filters, page),
-    refetchInterval: COURT_COMPLETIONS_REFRESH_MS,
-  });
-  const acknowledge = useMutation({
-    // Each row on its own: one that fails (a certificate replaced meanwhile) does not stop the rest.
-    mutationFn: async (numbers: readonly string[]) => {
-      const failed: string[] = [];
-      for (const number of numbers) {
-        try {
-          await callApi(courtApi.acknowledge, { params: { number } });
-        } catch {
-          failed.push(number);
-        }
-      }
-      if (failed.length > 0) throw new AcknowledgeFailed(failed);
-    },
-    onSuccess: () => setSelected(new Set()),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminQueries.allCourtCompletions() }),
-  });
-  const [exporting, setExporting] = useState(false);
 
   function change(next: Record<string, string>) {
     setParams((current) => {
@@ -116,6 +82,33 @@ export function CourtCompletionsPage() {
     });
   }
 
+  return { from, to, search, court, page, filters, change };
+}
+
+/** Acknowledges rows one by one, then asks for the completions again. */
+function useAcknowledge(onAcknowledged: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // Each row on its own: one that fails (a certificate replaced meanwhile) does not stop the rest.
+    mutationFn: async (numbers: readonly string[]) => {
+      const failed: string[] = [];
+      for (const number of numbers) {
+        try {
+          await callApi(courtApi.acknowledge, { params: { number } });
+        } catch {
+          failed.push(number);
+        }
+      }
+      if (failed.length > 0) throw new AcknowledgeFailed(failed);
+    },
+    onSuccess: onAcknowledged,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminQueries.allCourtCompletions() }),
+  });
+}
+
+/** Every row the filters match, as a CSV download; whether it is being made. */
+function useExportCsv(filters: CourtCompletionFilters): { exporting: boolean; exportCsv: () => Promise<void> } {
+  const [exporting, setExporting] = useState(false);
   async function exportCsv() {
     setExporting(true);
     try {
@@ -125,58 +118,104 @@ export function CourtCompletionsPage() {
       setExporting(false);
     }
   }
+  return { exporting, exportCsv };
+}
+
+/** The filters: a court (for admins over every court), a search, and a range of completion days. */
+function CourtCompletionsFilters({
+  ownCourt,
+  courts,
+  court,
+  search,
+  from,
+  to,
+  change,
+}: {
+  ownCourt: boolean;
+  courts: Court[];
+  court: string;
+  search: string;
+  from: string;
+  to: string;
+  change: (next: Record<string, string>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="grid gap-4 rounded-lg bg-white p-4 shadow sm:grid-cols-2 lg:grid-cols-4">
+      {!ownCourt && (
+        <SelectField
+          label={t('court.court')}
+          value={court}
+          onChange={(event) => change({ court: event.target.value, page: '1' })}
+        >
+          <option value="">{t('court.allCourts')}</option>
+          {courts.map((listed) => (
+            <option key={listed.id} value={listed.id}>
+              {listed.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      <TextField
+        type="search"
+        label={t('court.search')}
+        hint={t('court.searchHint')}
+        value={search}
+        onChange={(event) => change({ search: event.target.value, page: '1' })}
+      />
+      <TextField
+        type="date"
+        label={t('court.from')}
+        value={from}
+        onChange={(event) => change({ from: event.target.value, page: '1' })}
+      />
+      <TextField
+        type="date"
+        label={t('court.to')}
+        value={to}
+        onChange={(event) => change({ to: event.target.value, page: '1' })}
+      />
+    </div>
+  );
+}
+
+/**
+ * The court's completions (decision 025), newest first, kept up to date while open. A court's own
+ * staff acknowledge receipt (a row, or every selected row); admins over every court pick a court
+ * and read. Filters live in the address so a reload keeps them.
+ */
+export function CourtCompletionsPage() {
+  const { t } = useTranslation();
+  const user = useStoredUser();
+  const role = staffPolicyRole(user);
+  const ownCourt = role === 'court_clerk' || role === 'court_admin';
+  const courts = useCourts();
+  const { from, to, search, court, page, filters, change } = useCourtCompletionsAddress(ownCourt);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const completions = useQuery({
+    ...adminQueries.courtCompletions(filters, page),
+    refetchInterval: COURT_COMPLETIONS_REFRESH_MS,
+  });
+  const acknowledge = useAcknowledge(() => setSelected(new Set()));
+  const { exporting, exportCsv } = useExportCsv(filters);
 
   const data = completions.data;
   const rows = data?.rows ?? [];
-  const unacknowledged = rows.filter((row) => row.acknowledged_at === null).map((row) => row.certificate_number);
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const toggle = (number: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(number)) next.delete(number);
-      else next.add(number);
-      return next;
-    });
 
   return (
     <div className="space-y-6">
       <PageHeading className="text-2xl font-bold">{t('admin.pages.courtCompletions')}</PageHeading>
       <p className="max-w-prose text-slate-700">{ownCourt ? t('court.introOwn') : t('court.introSchool')}</p>
-      <div className="grid gap-4 rounded-lg bg-white p-4 shadow sm:grid-cols-2 lg:grid-cols-4">
-        {!ownCourt && (
-          <SelectField
-            label={t('court.court')}
-            value={court}
-            onChange={(event) => change({ court: event.target.value, page: '1' })}
-          >
-            <option value="">{t('court.allCourts')}</option>
-            {(courts.data ?? []).map((listed) => (
-              <option key={listed.id} value={listed.id}>
-                {listed.name}
-              </option>
-            ))}
-          </SelectField>
-        )}
-        <TextField
-          type="search"
-          label={t('court.search')}
-          hint={t('court.searchHint')}
-          value={search}
-          onChange={(event) => change({ search: event.target.value, page: '1' })}
-        />
-        <TextField
-          type="date"
-          label={t('court.from')}
-          value={from}
-          onChange={(event) => change({ from: event.target.value, page: '1' })}
-        />
-        <TextField
-          type="date"
-          label={t('court.to')}
-          value={to}
-          onChange={(event) => change({ to: event.target.value, page: '1' })}
-        />
-      </div>
+      <CourtCompletionsFilters
+        ownCourt={ownCourt}
+        courts={courts.data ?? []}
+        court={court}
+        search={search}
+        from={from}
+        to={to}
+        change={change}
+      />
 
       {completions.isError && <Alert>{errorText(completions.error, t)}</Alert>}
       {completions.isLoading && <p>{t('common.loading')}</p>}
@@ -204,94 +243,42 @@ export function CourtCompletionsPage() {
           {rows.length === 0 ? (
             <p className="text-slate-700">{t('court.none')}</p>
           ) : (
-            <DataTable<CourtCompletion>
-              variant="boxed"
-              caption={t('court.caption')}
+            <CourtCompletionsTable
               rows={rows}
-              rowKey={(row) => row.certificate_number}
-              columns={[
-                ...(ownCourt
-                  ? [
-                      {
-                        header: (
-                          <input
-                            type="checkbox"
-                            aria-label={t('court.selectAll')}
-                            checked={unacknowledged.length > 0 && unacknowledged.every((n) => selected.has(n))}
-                            disabled={unacknowledged.length === 0}
-                            onChange={(event) => setSelected(new Set(event.target.checked ? unacknowledged : []))}
-                          />
-                        ),
-                        cell: (row: CourtCompletion) =>
-                          row.acknowledged_at === null ? (
-                            <input
-                              type="checkbox"
-                              aria-label={t('court.select', { number: row.certificate_number })}
-                              checked={selected.has(row.certificate_number)}
-                              onChange={() => toggle(row.certificate_number)}
-                            />
-                          ) : null,
-                      },
-                    ]
-                  : []),
-                {
-                  header: t('court.columns.certificate'),
-                  rowHeader: true,
-                  cell: (row) => (
-                    <a
-                      href={`/api/certificates/${encodeURIComponent(row.certificate_number)}/pdf`}
-                      className="text-blue-800 underline"
-                    >
-                      {row.certificate_number}
-                    </a>
-                  ),
-                },
-                { header: t('court.columns.name'), cell: (row) => `${row.last_name}, ${row.first_name}` },
-                { header: t('court.columns.licence'), cell: (row) => row.dl_number },
-                { header: t('court.columns.caseNumber'), cell: (row) => row.case_number ?? '—' },
-                { header: t('court.columns.completed'), cell: (row) => formatDay(row.completed_at) },
-                {
-                  header: t('court.columns.emailed'),
-                  cell: (row) => (row.court_email_sent_at ? formatMoment(row.court_email_sent_at) : '—'),
-                },
-                {
-                  header: t('court.columns.acknowledged'),
-                  cell: (row) =>
-                    row.acknowledged_at ? (
-                      formatMoment(row.acknowledged_at)
-                    ) : ownCourt ? (
-                      <Button
-                        variant="secondary"
-                        onClick={() => acknowledge.mutate([row.certificate_number])}
-                        disabled={acknowledge.isPending}
-                        aria-label={t('court.acknowledgeOne', { number: row.certificate_number })}
-                      >
-                        {t('court.acknowledge')}
-                      </Button>
-                    ) : (
-                      t('court.notYet')
-                    ),
-                },
-              ]}
+              ownCourt={ownCourt}
+              selected={selected}
+              onSelect={setSelected}
+              acknowledging={acknowledge.isPending}
+              onAcknowledge={(numbers) => acknowledge.mutate(numbers)}
             />
           )}
-          {lastPage > 1 && (
-            <nav aria-label={t('court.pages')} className="flex items-center gap-3">
-              <Button variant="secondary" disabled={page <= 1} onClick={() => change({ page: String(page - 1) })}>
-                {t('court.previous')}
-              </Button>
-              <span>{t('court.page', { page, pages: lastPage })}</span>
-              <Button
-                variant="secondary"
-                disabled={page >= lastPage}
-                onClick={() => change({ page: String(page + 1) })}
-              >
-                {t('court.next')}
-              </Button>
-            </nav>
-          )}
+          {lastPage > 1 && <CompletionsPages page={page} lastPage={lastPage} change={change} />}
         </section>
       )}
     </div>
+  );
+}
+
+/** Previous and Next through the pages of completions. */
+function CompletionsPages({
+  page,
+  lastPage,
+  change,
+}: {
+  page: number;
+  lastPage: number;
+  change: (next: Record<string, string>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t('court.pages')} className="flex items-center gap-3">
+      <Button variant="secondary" disabled={page <= 1} onClick={() => change({ page: String(page - 1) })}>
+        {t('court.previous')}
+      </Button>
+      <span>{t('court.page', { page, pages: lastPage })}</span>
+      <Button variant="secondary" disabled={page >= lastPage} onClick={() => change({ page: String(page + 1) })}>
+        {t('court.next')}
+      </Button>
+    </nav>
   );
 }
