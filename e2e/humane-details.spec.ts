@@ -118,7 +118,7 @@ for (const viewport of [
       await page.goto('/quiz/1');
       await expect(page).toHaveTitle(/^Chapter 1 Quiz – /);
 
-      // Item 8: how many are answered, and what Submit still needs.
+      // How many are answered, and what Submit still needs.
       await expect(page.getByTestId('quiz-answered')).toHaveText('0 of 10 answered');
       await page.locator('fieldset').first().getByRole('radio').first().check();
       await expect(page.getByTestId('quiz-answered')).toHaveText('1 of 10 answered');
@@ -126,7 +126,7 @@ for (const viewport of [
         '9 questions left to answer',
       );
 
-      // Item 3: the questions switch language with the instructions; the answer stays chosen.
+      // The questions switch language with the instructions; the answer stays chosen.
       const firstEnglish = await questionText(page, 0);
       await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
       await expect(page.getByTestId('quiz-answered')).toHaveText('1 de 10 respondidas');
@@ -136,7 +136,7 @@ for (const viewport of [
       await page.getByRole('group', { name: 'Idioma' }).getByRole('button', { name: 'English' }).click();
       await expect.poll(() => questionText(page, 0)).toBe(firstEnglish);
 
-      // Item 1: submitted from the bottom of the page, the result opens at its top.
+      // Submitted from the bottom of the page, the result opens at its top.
       await answerQuiz(page, 4);
       await page.getByRole('button', { name: 'Submit Quiz' }).scrollIntoViewIfNeeded();
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
