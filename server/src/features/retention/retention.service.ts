@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { purgeDeadSessions } from '../../plugins/session.ts';
 import { purgeOldLoginFailures } from '../auth/throttle.ts';
 import { purgeDeadResetTokens } from '../registration/registration.service.ts';
-import { purgeDeadSetPasswordLinks } from '../staff/staff.service.ts';
+import { purgeDeadSetPasswordLinks } from '../staff/set-password-links.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 
 /**

@@ -3,13 +3,12 @@ import { staffApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve, staffRoles } from '../../plugins/endpoint.ts';
 import {
-  changeStaffPassword,
   createStaffAccount,
   issueSetPasswordLink,
   listStaffAccounts,
-  setStaffPassword,
   updateStaffAccount,
-} from './staff.service.ts';
+} from './staff-accounts.service.ts';
+import { changeStaffPassword, setStaffPassword } from './staff-passwords.service.ts';
 
 // Per address and process, on top of the per-account limit the services keep in the database.
 const PASSWORD_RATE_LIMIT = { max: 10, timeWindow: '15 minutes' };
