@@ -10,7 +10,7 @@ const MIN_BYTES = 256;
 
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy next to every text file of the build, once, at
- * build time and at the highest settings (issue 16): the server sends whichever the browser
+ * build time and at the highest settings (decision 020): the server sends whichever the browser
  * accepts without compressing anything per request.
  */
 export function precompress(): Plugin {

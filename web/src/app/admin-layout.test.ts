@@ -33,13 +33,13 @@ describe('admin navigation (spec 6, decision 011)', () => {
     ]);
   });
 
-  it('gives the court completions to admins over every court, not to a school clerk (issue 18)', () => {
+  it('gives the court completions to admins over every court, not to a school clerk (decision 025)', () => {
     expect(paths(user('admin', null))).toContain('/court');
     expect(paths(user('super_admin', null))).toContain('/court');
     expect(paths(user('clerk', null))).not.toContain('/court');
   });
 
-  it('gives State Filings to admins over every court and super admins only (issue 17)', () => {
+  it('gives State Filings to admins over every court and super admins only (decision 024)', () => {
     expect(paths(user('admin', null))).toContain('/admin/state-filings');
     expect(paths(user('super_admin', null))).toContain('/admin/state-filings');
     for (const who of [user('admin', 4), user('clerk', null), user('clerk', 4)]) {
@@ -47,7 +47,7 @@ describe('admin navigation (spec 6, decision 011)', () => {
     }
   });
 
-  it('gives no item at all to a user the admin area does not know, so the layout removes the stored user (spec 6, issue 19)', () => {
+  it('gives no item at all to a user the admin area does not know, so the layout removes the stored user (spec 6, decision 026)', () => {
     expect(paths(user('student', null))).toEqual([]);
   });
 });

@@ -22,12 +22,12 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
   const modifyQuestions = { to: '/admin/modify-questions', label: t('admin.nav.modifyQuestions') };
   const changePassword = { to: '/admin/change-password', label: t('admin.nav.changePassword') };
   const archive = { to: '/admin/archive', label: t('admin.nav.archive') };
-  // Issue 18: the court's completions, for the court's own staff and for admins over every court.
+  // Decision 025: the court's completions, for the court's own staff and for admins over every court.
   const courtCompletions = { to: '/court', label: t('admin.nav.courtCompletions') };
-  // Issue 18: correction requests, decided by admins (a court's own admin for that court).
+  // Decision 025: correction requests, decided by admins (a court's own admin for that court).
   const corrections = { to: '/admin/corrections', label: t('admin.nav.corrections') };
   const role = staffPolicyRole(user);
-  // Issue 19 (spec 6): a role or scope this build does not know gets no item at all.
+  // Spec 6 and decision 026: a role or scope this build does not know gets no item at all.
   if (role === null) return [];
   if (role === 'court_admin') return [courtCompletions, students, corrections, changePassword];
   if (role === 'court_clerk') return [courtCompletions, students, changePassword, archive];
@@ -42,7 +42,7 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
     changePassword,
     archive,
   ];
-  // Issue 17: a state's report spans all its courts, so only admins over every court file it.
+  // Decision 024: a state's report spans all its courts, so only admins over every court file it.
   if (staffMayCall(stateFilingsApi.overview, role)) {
     items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });
   }

@@ -1,4 +1,4 @@
-// The admin area's pages, one script fetched when staff first open it (router.tsx, issue 16): a
+// The admin area's pages, one script fetched when staff first open it (router.tsx, decision 020): a
 // student never downloads it.
 export { AdminLayout } from './admin-layout.tsx';
 export { AdminIndexPage } from '../features/admin/admin-pages.tsx';

@@ -1,5 +1,5 @@
 // The student area's pages, one script fetched when a signed-in student first opens the course
-// (router.tsx, issue 16).
+// (router.tsx, decision 020).
 import { QuizPage } from '../features/course/quiz-page.tsx';
 
 export { ChapterPage } from '../features/course/chapter-page.tsx';

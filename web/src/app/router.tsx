@@ -7,7 +7,7 @@ import { NotFoundPage } from './not-found-page.tsx';
 import { PublicLayout } from './public-layout.tsx';
 
 /**
- * A route whose code is fetched the first time it is visited (issue 16): the sign-in pages come
+ * A route whose code is fetched the first time it is visited (decision 020): the sign-in pages come
  * with the first script, the course, payment and admin areas each in their own, so a student's
  * phone never downloads the admin area and /login paints from a small script.
  */
@@ -23,7 +23,7 @@ const admin = () => import('./admin-routes.tsx');
 
 /**
  * Above every page: a new page opens at its top and Back returns to where the reader was
- * (issue 16: the quiz's result opened 2,800 px down, at the height of the Submit button).
+ * (decision 021: a quiz's result had opened at the height of its Submit button).
  */
 function RootFrame() {
   return (

@@ -28,7 +28,7 @@ async function navLinks(): Promise<string[]> {
   return [...page.querySelectorAll('nav a')].map((link) => link.textContent ?? '');
 }
 
-/** Spec 2 and issue 19: Certificates once a certificate exists or the final is complete. */
+/** Spec 2 and decision 026: Certificates once a certificate exists or the final is complete. */
 describe('the student menu', () => {
   afterEach(() => {
     unmountAll();

@@ -105,7 +105,7 @@ export function DataTable<Row>({
   };
   return (
     <>
-      {/* Issue 16: on a phone a wide table scrolls sideways; say so where it does. */}
+      {/* On a phone a wide table scrolls sideways; say so where it does. */}
       {overflows && (
         <p className="mt-2 text-sm text-slate-700" aria-hidden="true">
           {t('common.scrollHint')} →

@@ -6,7 +6,7 @@ const controlClass =
 interface FieldProps {
   label: string;
   hint?: string;
-  /** What is wrong with the value, said under the field and announced with it (issue 16). */
+  /** What is wrong with the value, said under the field and announced with it (decision 021). */
   error?: string | undefined;
 }
 

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { useSchoolName } from '../lib/queries.ts';
 
 /**
- * A page's one heading (issue 16): it names the tab ("Chapter 2 Quiz – School"), and after a
+ * A page's one heading (decision 021): it names the tab ("Chapter 2 Quiz – School"), and after a
  * navigation inside the app it takes the focus, so a screen reader announces the new page and
  * the next Tab starts at its top instead of at the link that was pressed. The first page of a
  * visit keeps the browser's own starting point. `title` is needed when the heading is not text.

@@ -5,7 +5,7 @@ import { TextField } from './field.tsx';
 export type PasswordBinding = UseFormRegisterReturn & { label: string; error?: string | undefined };
 
 /**
- * A new password and its confirmation (issue 16): both typed blind, the length rule as the new
+ * A new password and its confirmation (decision 021): both typed blind, the length rule as the new
  * one's hint, each with its own message. Used wherever a password is chosen.
  */
 export function PasswordPair({

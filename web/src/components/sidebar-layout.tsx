@@ -105,7 +105,7 @@ export function SidebarLayout({
 }
 
 /**
- * The phone menu on the native modal <dialog> (issue 16): focus goes inside, Tab stays inside,
+ * The phone menu on the native modal <dialog> (decision 021): focus goes inside, Tab stays inside,
  * Escape, the close button or a tap beside it closes it, and the page behind is inert. Closing
  * gives the focus back to the Menu button (the browser does this for showModal).
  */

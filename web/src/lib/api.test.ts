@@ -23,7 +23,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('which failed calls sign the student out (spec 8, issue 13)', () => {
+describe('which failed calls sign the student out (spec 8, decision 015)', () => {
   it('a call the browser aborted (a reload) is no answer and keeps the student signed in', async () => {
     const error = await failureOf(() => Promise.reject(new DOMException('The user aborted a request.', 'AbortError')));
     expect(error).toBeInstanceOf(NetworkError);
@@ -72,7 +72,7 @@ describe('which failed calls sign the student out (spec 8, issue 13)', () => {
   });
 });
 
-describe('error bodies are read with the contract (issue 14)', () => {
+describe('error bodies are read with the contract (decision 018)', () => {
   it("reads a code's details with its own schema", async () => {
     const error = await failureOf(
       answer(

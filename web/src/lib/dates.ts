@@ -2,7 +2,7 @@ import i18n from './i18n.ts';
 import { embeddedPublicConfig } from './public-config.ts';
 
 /**
- * Every date the app shows, in one place (issue 16): a moment is shown on the school's clock
+ * Every date the app shows, in one place (decision 021): a moment is shown on the school's clock
  * (SCHOOL_TIME_ZONE, from the public configuration), the clock the certificate and the court go
  * by, so a quiz passed at 11 pm Pacific is that day's, whatever the reader's own clock says; and
  * in the reader's language.

@@ -11,7 +11,7 @@ afterEach(async () => {
   await i18n.changeLanguage('en');
 });
 
-describe('what a page says for a failed call (issue 14: codes, not server English)', () => {
+describe('what a page says for a failed call (decision 018: codes, not server English)', () => {
   it('has an English and a Spanish text for every error code of the contract', () => {
     for (const code of ERROR_CODES) {
       expect(en.apiErrors[code], code).toEqual(expect.any(String));

@@ -12,7 +12,7 @@ import { useTranslation } from './i18n.ts';
 import type { z } from 'zod';
 
 /**
- * Every form of the app in one shape (issue 16): react-hook-form over the contract's own schema
+ * Every form of the app in one shape (decision 021): react-hook-form over the contract's own schema
  * (the checks the server makes, made first in the browser), each problem said under its field
  * and marked aria-invalid, and the focus on the first problem when Submit finds any. The form's
  * handler receives the schema's output (trimmed, converted), as the API takes it.

@@ -3,11 +3,11 @@ import en from '../locales/en.json';
 
 /**
  * The interface's two languages (spec 1: English and Spanish), in one small module of our own
- * (issue 16): the app needs nested keys, {{name}} interpolation, plural forms (key_one,
+ * (decision 021): the app needs nested keys, {{name}} interpolation, plural forms (key_one,
  * key_other) and a language switch that re-renders the page, which is a few dozen lines, where
- * i18next and react-i18next were some 14 kB of compressed script on every first visit. English
- * comes with the first script and is every missing key's fallback; Spanish is its own file,
- * fetched when it is first needed.
+ * i18next and react-i18next added to the script of every first visit. English comes with the
+ * first script and is every missing key's fallback; Spanish is its own file, fetched when it is
+ * first needed.
  */
 
 export const LANGUAGES = ['en', 'es'] as const;

@@ -1,7 +1,7 @@
 import { healthApi, type PublicConfig } from '@ts/contract';
 
 /**
- * The public configuration the server wrote into the page (a JSON block in index.html, issue 16),
+ * The public configuration the server wrote into the page (a JSON block in index.html, decision 021),
  * so the first page knows the school's name and time zone without waiting for a call. Absent
  * under the Vite dev server and in unit tests: then it is fetched (lib/queries.ts).
  */

@@ -4,7 +4,7 @@ import { DashboardPage } from './dashboard-page.tsx';
 
 /**
  * Spec 6: an admin limited to one court has no dashboard; their start page is Students. A court's
- * own clerk starts on the court's completions (issue 18).
+ * own clerk starts on the court's completions (decision 025).
  */
 export function AdminIndexPage() {
   const user = useStoredUser();

@@ -88,7 +88,7 @@ export function CorrectionsList({ corrections, showStudent }: { corrections: Cor
   );
 }
 
-/** Issue 18: a student's requests on the admin student detail (admins only). */
+/** Decision 025: a student's requests on the admin student detail (admins only). */
 export function StudentCorrectionsSection({ studentId }: { studentId: number }) {
   const { t } = useTranslation();
   const corrections = useQuery(adminQueries.correctionsOfStudent(studentId));
@@ -103,7 +103,7 @@ export function StudentCorrectionsSection({ studentId }: { studentId: number }) 
   );
 }
 
-/** Issue 18: every correction request in the admin's scope, by status (waiting ones first). */
+/** Decision 025: every correction request in the admin's scope, by status (waiting ones first). */
 export function CorrectionsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();

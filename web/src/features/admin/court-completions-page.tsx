@@ -17,7 +17,7 @@ import { staffPolicyRole } from './staff-role.ts';
 import { CourtCompletionsTable } from './court-completions-table.tsx';
 import { adminQueries, type CourtCompletionFilters } from './admin-queries.ts';
 
-/** New completions appear while the page is open: it asks again this often (issue 18). */
+/** New completions appear while the page is open: it asks again this often (decision 025). */
 export const COURT_COMPLETIONS_REFRESH_MS = 5000;
 
 /** The CSV's columns, in order: the row as the API answers it. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { toManualPayment } from './manual-payment-fields.tsx';
 
-/** Issue 19: what staff type for a payment taken by hand, as the API receives it. */
+/** Decision 026: what staff type for a payment taken by hand, as the API receives it. */
 describe('a manual payment as typed', () => {
   it('sends dollars as cents, a blank amount as none (the court price), and a waived course as zero', () => {
     expect(toManualPayment({ method: 'cheque', dollars: '29.95' })).toEqual({

@@ -20,7 +20,7 @@ export function toManualPayment(input: ManualPaymentInput): ManualPayment | null
 }
 
 /**
- * Issue 19: how a payment taken by hand was made and what it brought, so revenue counts it (a
+ * Decision 026: how a payment taken by hand was made and what it brought, so revenue counts it (a
  * waived course as zero, and says so).
  */
 export function ManualPaymentFields({

@@ -96,7 +96,7 @@ const valuesOf = (question: AdminQuestion): QuestionFormValues => ({
 
 /**
  * Spec 2 /admin/modify-questions/{questionId}: edit a question, each of its answers, and which
- * answer is correct, with one Save (issue 16) that keeps all of it or none. Texts are plain text
+ * answer is correct, with one Save (decision 021) that keeps all of it or none. Texts are plain text
  * (the quiz shows them as text, never as HTML). Results already given keep their own copy, so an
  * edit only changes what later quizzes show.
  */

@@ -31,12 +31,12 @@ export function matchesSearch(question: { id: number; question: string }, search
 
 /**
  * Spec 2 /admin/modify-questions: every question of the banks, grouped by chapter, with a search
- * and a chapter filter (issue 16: the whole bank is some 300 links). Both live in the address,
+ * and a chapter filter (the whole bank is some 300 links). Both live in the address,
  * so Back from a question returns to the same list.
  */
 export function QuestionsPage() {
   const { t } = useTranslation();
-  // Chapter 6 is the final exam's own bank (issue 17).
+  // Chapter 6 is the final exam's own bank (decision 023).
   const chapterLabel = (chapter: number) =>
     chapter === FINAL_EXAM_CHAPTER ? t('questions.finalExam') : t('questions.chapter', { number: chapter });
   const questions = useQuery(adminQueries.questions());

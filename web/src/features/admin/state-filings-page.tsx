@@ -88,7 +88,7 @@ function OutcomeForm({ filing, onDone }: { filing: StateFiling; onDone: () => vo
 }
 
 /**
- * Issue 17: certificates a rules profile holds for the state's report, per state: the ones
+ * Decision 024: certificates a rules profile holds for the state's report, per state: the ones
  * waiting (never filed, or in a rejected batch), an export of all of them as one batch (its CSV),
  * and each batch's answer from the state. Super admins and admins over all courts only.
  */

@@ -3,7 +3,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { formatShortDate } from '../../lib/dates.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 
-/** Issue 7: every submitted quiz and final exam attempt, chapter by chapter, oldest first within each. */
+/** Every submitted quiz and final exam attempt, chapter by chapter, oldest first within each. */
 export function StudentAttemptsSection({ attempts }: { attempts: AdminStudent['attempts'] }) {
   const { t } = useTranslation();
   // Array sort is stable: within a chapter the server's oldest-first order stays.

@@ -70,8 +70,8 @@ const GenerateSchema = z.object({
 
 /**
  * Spec 2: a super_admin generates a certificate with a completion date, chosen with the browser's
- * date picker (issue 16) and said back in the reader's language; the server issues a certificate
- * only for a finished course (issue 13).
+ * date picker and said back in the reader's language; the server issues a certificate
+ * only for a finished course (decision 016).
  */
 export function GenerateCertificateForm({
   complete,

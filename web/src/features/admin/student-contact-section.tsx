@@ -12,7 +12,7 @@ import { useTranslation } from '../../lib/i18n.ts';
 import { adminQueries } from './admin-queries.ts';
 
 /**
- * Issue 19: an admin corrects the student's email and mailing address (a typo reaches no one)
+ * Decision 026: an admin corrects the student's email and mailing address (a typo reaches no one)
  * and, in the same step, sends the certificate to the new address.
  */
 export function StudentContactSection({ student }: { student: AdminStudent }) {

@@ -41,7 +41,7 @@ function toGrant(values: { kind: GrantRulesException['kind']; chapter: string; d
 }
 
 /**
- * Issue 17: exceptions staff made to the student's rules (one more attempt, more days to finish),
+ * Exceptions staff made to the student's rules (one more attempt, more days to finish),
  * each with its reason, who granted it and when; admins grant one here, clerks only read.
  */
 export function StudentExceptionsSection({

@@ -5,7 +5,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { formatMoment } from '../../lib/dates.ts';
 
 /**
- * Issue 8: the identity checks a student was asked (oldest first) and the course lock, with
+ * Decision 012: the identity checks a student was asked (oldest first) and the course lock, with
  * "Unlock course" for admins while locked. Nothing shows for a student never asked one (every
  * student under a profile without identity checks).
  */

@@ -20,7 +20,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** Spec 4 "Mark as paid", with how the money was taken and how much (issue 19). */
+/** Spec 4 "Mark as paid", with how the money was taken and how much (decision 026). */
 function MarkPaidForm({ busy, onMark }: { busy: boolean; onMark: (payment: ManualPayment) => Promise<boolean> }) {
   const { t } = useTranslation();
   const [payment, setPayment] = useState<ManualPaymentInput>(EMPTY_MANUAL_PAYMENT);

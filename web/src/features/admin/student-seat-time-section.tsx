@@ -5,7 +5,7 @@ import { formatDuration } from '../../lib/durations.ts';
 import { formatMoment } from '../../lib/dates.ts';
 
 /**
- * Issue 8: the study time the server counted for a student, per chapter and in all, against the
+ * Decision 012: the study time the server counted for a student, per chapter and in all, against the
  * profile's minimums, for staff answering a student or an auditor. Nothing shows for a student
  * under a profile without minimums who has nothing counted (every default-profile student).
  */

@@ -93,7 +93,7 @@ export function StudentSignUpPage() {
         className="grid gap-4 rounded-lg bg-white p-6 shadow sm:grid-cols-2"
       >
         <RegistrationFields form={form} courts={courts.data} />
-        {/* Issue 19: the payment taken by hand, so the dashboard's revenue counts it. */}
+        {/* Decision 026: the payment taken by hand, so the dashboard's revenue counts it. */}
         <ManualPaymentFields value={payment} onChange={setPayment} invalid={paymentInvalid} />
         <RegistrationFormEnd
           courtsFailed={courts.isError}

@@ -111,7 +111,7 @@ describe('Students page (spec 2 /admin/students)', () => {
       'Completed',
       'Registered',
     ]);
-    // Issue 16: name, court, completed and registered sort; the list is newest first to begin with.
+    // Name, court, completed and registered sort; the list is newest first to begin with.
     const sorted = [...page.querySelectorAll('th[scope=col]')].map((cell) => cell.getAttribute('aria-sort'));
     expect(sorted).toEqual([null, 'none', null, null, null, 'none', null, 'none', 'descending']);
     const cells = [...page.querySelectorAll('tbody tr')].map((tr) =>
@@ -330,7 +330,7 @@ describe('Student Sign Up page (spec 2, 5, 7, 8)', () => {
       zip: '94601',
       court: 9,
       backdoor: true,
-      // Issue 19: card by phone, at the court's price, unless staff say otherwise.
+      // Decision 026: card by phone, at the court's price, unless staff say otherwise.
       manual_payment: { manual_method: 'phone' },
     });
     const status = page.querySelector('[role=status]');
@@ -429,7 +429,7 @@ describe('Student detail: attempts and who enrolled the student', () => {
   });
 });
 
-describe('Student detail: a new certificate only for a finished course (issue 13)', () => {
+describe('Student detail: a new certificate only for a finished course (decision 016)', () => {
   it('offers a super_admin the completion date and Generate for a student who passed the final', async () => {
     signInAs('super_admin');
     answerStudents(() => ({ status: 200, body: detail({ completed_at: '2026-11-03T10:00:00Z' }) }));

@@ -17,7 +17,7 @@ import { CorrectionRequest } from './correction-request.tsx';
 import { certificateQueries } from './certificate-queries.ts';
 
 /**
- * Issue 18: where a certificate is, step by step, with the school's dates and times; a step that
+ * Decision 025: where a certificate is, step by step, with the school's dates and times; a step that
  * failed says what happens next.
  */
 function Timeline({ certificate }: { certificate: Certificate }) {

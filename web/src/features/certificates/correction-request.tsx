@@ -12,7 +12,7 @@ import { useTranslation } from '../../lib/i18n.ts';
 import { certificateQueries } from './certificate-queries.ts';
 
 /**
- * Issue 18: "Something wrong on your certificate?": the student asks for one detail to be
+ * Decision 025: "Something wrong on your certificate?": the student asks for one detail to be
  * corrected, free; the page says what is waiting, and a rejection's note from the school.
  */
 export function CorrectionRequest({ studentId }: { studentId: number }) {

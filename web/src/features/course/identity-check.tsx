@@ -14,7 +14,7 @@ import { useStudentRules } from '../rules/rules-messages.tsx';
 import { courseQueries } from './course-queries.ts';
 
 /**
- * Identity checks (issue 8, decision 012). The server asks a question of the student's own record
+ * Identity checks (decision 012). The server asks a question of the student's own record
  * at random moments of counted study time and before the final exam; while one waits, course calls
  * answer 409 IDENTITY_CHECK_PENDING, and after missed checks 423 COURSE_LOCKED. The student layout
  * mounts the dialog; course pages hand it the refusals they get. Under a profile without identity

@@ -8,7 +8,7 @@ type Phase = 'ready' | 'playing' | 'question' | 'outcome';
 type Clip = 'start' | 'correct' | 'incorrect';
 
 /**
- * Spec 3 and issue 4: the start clip plays, then the two-answer question, then the clip of the
+ * Spec 3: the start clip plays, then the two-answer question, then the clip of the
  * chosen answer. There are no seek controls, so the question cannot be skipped; captions carry
  * what happens (the clips have no sound).
  */

@@ -60,7 +60,7 @@ async function submitQuiz(score: () => Answer | Promise<Answer>): Promise<HTMLEl
 
 const storedUser = () => JSON.parse(localStorage.getItem('user') ?? 'null') as unknown;
 
-describe('a quiz submission that fails (spec 8, issue 13)', () => {
+describe('a quiz submission that fails (spec 8, decision 015)', () => {
   it('keeps the student signed in, with the answers, when a reload aborted it', async () => {
     const alert = await submitQuiz(() => Promise.reject(new DOMException('The user aborted a request.', 'AbortError')));
     expect(alert.textContent).toBe(

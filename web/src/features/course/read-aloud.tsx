@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type Re
 import { useTranslation } from '../../lib/i18n.ts';
 
 /**
- * Read aloud (issue 16): a module's text spoken by the browser's own voices (Web Speech API) in
+ * Read aloud (decision 021): a module's text spoken by the browser's own voices (Web Speech API) in
  * the page's language, for a student who reads English or Spanish with difficulty. It is spoken
  * a sentence at a time, so the sentence being read can be highlighted (CSS Custom Highlight API)
  * and kept in view, and Pause, Resume, Stop and the speed act at once. Where the browser has no

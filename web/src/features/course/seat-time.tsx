@@ -10,7 +10,7 @@ import { formatDuration, formatLimit } from '../../lib/durations.ts';
 import { courseQueries, type SeatTimeQuery } from './course-queries.ts';
 
 /**
- * Seat time on the course pages (issue 8, decision 012). The server counts the time from
+ * Seat time on the course pages (decision 012). The server counts the time from
  * heartbeats and refuses Mark Complete and the quizzes until the profile's minimums are met; the
  * browser only says it is active and shows what the server answered. Under a profile with no
  * minimums (the default) the server answers required: false and nothing here shows or runs.

@@ -13,7 +13,7 @@ export function HomePage() {
   // Spec 2: Begin Course goes to /certificate once the final exam is complete, otherwise to chapter 1.
   const beginPath = user?.completed_at ? '/certificate' : '/content/1';
   const points = ['available', 'selfPaced', 'savesPlace', 'courtNotified'] as const;
-  // Issue 16: the student's own court's rules, not the default course's promise.
+  // Decision 021: the student's own court's rules, not the default course's promise.
   const rules = useStudentRules(user?.type === 'student' ? user.id : null).data;
   const courtNotNotified =
     rules !== undefined && certificateLine(rules) !== 'rulesSummary.certificate.toStudentAndCourt';

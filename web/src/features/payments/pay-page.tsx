@@ -15,7 +15,7 @@ import { PageHeading } from '../../components/page-heading.tsx';
 import { RulesSummaryList, useCourtRules } from '../rules/rules-summary.tsx';
 
 // Stripe's React parts are fetched only when the school takes cards through Stripe: the test
-// provider, the default run and every page but this never load them (issue 16).
+// provider, the default run and every page but this never load them (decision 021).
 const StripeCheckout = lazy(async () => ({ default: (await import('./stripe-checkout.tsx')).StripeCheckout }));
 
 /** A positive whole id from navigation state (`studentId`, and the court's as `courtId`), else null. */
@@ -83,7 +83,7 @@ function Checkout({
   courtId: number | null;
 }) {
   const { t } = useTranslation();
-  // Issue 16: what the court requires, said once more before the card is asked for.
+  // Decision 021: what the court requires, said once more before the card is asked for.
   const rules = useCourtRules(courtId);
   const amount = useQuery(paymentQueries.amount(studentId));
   const intent = useMutation({ mutationFn: () => callApi(paymentsApi.createIntent, { body: { studentId } }) });

@@ -32,7 +32,7 @@ async function failCompletedChapters(answer: () => Promise<Answer> | Answer): Pr
 
 const answer = (status: number, code: string) => () => ({ status, body: { error: { code, message: 'x' } } });
 
-describe('a failed completed-chapters call (spec 8, issue 13)', () => {
+describe('a failed completed-chapters call (spec 8, decision 015)', () => {
   it('keeps the stored user when the call was aborted by a reload', async () => {
     await failCompletedChapters(() => Promise.reject(new DOMException('The user aborted a request.', 'AbortError')));
     expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toEqual(STUDENT);

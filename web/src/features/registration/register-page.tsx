@@ -19,7 +19,7 @@ import { PageHeading } from '../../components/page-heading.tsx';
 interface Duplicate {
   studentId: number;
   resetToken: string | undefined;
-  /** Issue 19: the detail another enrolment holds, so the old account cannot be replaced. */
+  /** Decision 026: the detail another enrolment holds, so the old account cannot be replaced. */
   inUse: 'email' | 'dl_number' | undefined;
   /** The course it would replace is paid for (told only with a reset token). */
   paid: boolean;
@@ -91,7 +91,7 @@ export function RegisterPage() {
       setDuplicate(null);
       await goToPay(studentId, duplicate.registration);
     } catch (caught) {
-      // The reset changed nothing when another enrolment holds a detail (issue 19): say which.
+      // The reset changed nothing when another enrolment holds a detail (decision 026): say which.
       const held = detailsOf(caught, 'DUPLICATE_ACCOUNT')?.in_use;
       setReplaceError(held ? t(`register.inUse.${held}`) : t('register.replaceFailed'));
     }

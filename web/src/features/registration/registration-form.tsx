@@ -159,7 +159,7 @@ export function RegistrationFields({
         forDriver={forDriver}
         error={errorOf('court')}
       />
-      {/* Issue 8: optional; the label avoids "Court" and "Date of birth", which other fields' labels hold. */}
+      {/* Decision 012: optional; the label avoids "Court" and "Date of birth", which other fields' labels hold. */}
       <Controller
         control={control}
         name="court_due_date"
@@ -180,7 +180,7 @@ export function RegistrationFields({
           />
         )}
       />
-      {/* Issue 17: optional; printed on the certificate so the court can match it to the ticket. */}
+      {/* Decision 024: optional; printed on the certificate so the court can match it to the ticket. */}
       <TextField
         label={t('rules.caseNumber')}
         hint={t('rules.caseNumberHint')}
@@ -194,7 +194,7 @@ export function RegistrationFields({
 }
 
 /**
- * The court select. For a driver (issue 16) it lists the courts of the state chosen above it
+ * The court select. For a driver (decision 021) it lists the courts of the state chosen above it
  * (every court when none is chosen, the state has none listed, or the driver says their court is
  * elsewhere), and once a court is chosen, what that court requires, before anything is paid.
  */

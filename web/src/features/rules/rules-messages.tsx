@@ -9,7 +9,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { rulesQueries } from './rules-queries.ts';
 
 /**
- * What the pages show of a student's rules profile (issue 8, decision 012): the quiz instruction
+ * What the pages show of a student's rules profile (decision 012): the quiz instruction
  * from the profile's numbers, the refusals the server gives (no attempts left, a wait, the window
  * closed) and the deadline warning. Under the default profile nothing here changes a page.
  */

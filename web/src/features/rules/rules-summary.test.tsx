@@ -10,7 +10,7 @@ afterEach(async () => {
 
 const describe_ = (rules: Parameters<typeof describeRules>[0]) => describeRules(rules, i18n.t, i18n.language);
 
-describe('a court’s rules in plain sentences (issue 16)', () => {
+describe('a court’s rules in plain sentences (decision 021)', () => {
   it('says the spec’s course as it is: no minimum time, 7 of 10 and 14 of 20, unlimited retakes, court notified', () => {
     expect(describe_(studentRulesWith())).toEqual([
       'No minimum study time: go at your own pace.',
@@ -35,7 +35,7 @@ describe('a court’s rules in plain sentences (issue 16)', () => {
     expect(lines).toContain('60 days from registration to finish the course.');
   });
 
-  it('says the attempts the school granted beyond the rules (issue 17)', () => {
+  it('says the attempts the school granted beyond the rules', () => {
     const lines = describe_(
       studentRulesWith({
         extraAttempts: [

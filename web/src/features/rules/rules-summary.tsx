@@ -6,7 +6,7 @@ import { formatLimit } from '../../lib/durations.ts';
 import { rulesQueries } from './rules-queries.ts';
 
 /**
- * A court's rules in plain sentences (issue 16): what the driver must do and what happens with
+ * A court's rules in plain sentences (decision 021): what the driver must do and what happens with
  * the certificate, from the profile the server names, so a strict court's 8 of 10 or 3 attempts
  * is said before paying and at every step, never the default course's promise.
  */
@@ -39,7 +39,7 @@ export function describeRules(rules: RulesSummary, t: TFunction, language: strin
       .join(' ');
   lines.push(`${t('rulesSummary.chapterQuiz', quizzes.chapter)} ${retakes(quizzes.chapter)}`);
   lines.push(`${t('rulesSummary.finalExam', quizzes.final)} ${retakes(quizzes.final)}`);
-  // Issue 17: what staff granted beyond the profile, so the student sees the new limit.
+  // What staff granted beyond the profile, so the student sees the new limit.
   if ('extraAttempts' in rules) {
     for (const extra of (rules as StudentRules).extraAttempts) {
       const quiz =
