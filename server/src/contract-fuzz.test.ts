@@ -57,10 +57,10 @@ const CALLER_WRITES: readonly string[] = [
  * registration may be handed a reset token (decision 004).
  */
 const WRITES_ON_REFUSAL: Record<string, readonly string[]> = {
-  'POST /api/login/student': ['login_failures'],
-  'POST /api/login/admin': ['login_failures'],
-  'POST /api/admin/change-password': ['login_failures'],
-  'POST /api/register/student': ['login_failures', 'reset_tokens'],
+  'POST /api/login/student': ['failed_guesses'],
+  'POST /api/login/admin': ['failed_guesses'],
+  'POST /api/admin/change-password': ['failed_guesses'],
+  'POST /api/register/student': ['failed_guesses', 'reset_tokens'],
 };
 
 /** Public routes whose handler looks at who is calling (request.getAuth()): a staff backdoor, an owner's download. */

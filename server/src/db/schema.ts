@@ -201,21 +201,16 @@ export const sessions = pgTable(
   ],
 );
 
-/** Failed sign-ins, for throttling across every instance. The subject is a hash, never a licence number. */
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    scope: text('scope', { enum: ['student', 'admin'] }).notNull(),
-    subjectHash: text('subject_hash').notNull(),
-    ip: text('ip').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('login_failures_subject_idx').on(t.scope, t.subjectHash, t.createdAt),
-    index('login_failures_ip_idx').on(t.ip, t.createdAt),
-  ],
-);
+/**
+ * The guess throttle's failures, across every instance (features/auth/throttle.ts, decision 055):
+ * a row per guessed subject (a licence number, a staff account or a typed name) and per client
+ * address, keyed by a hash, never a licence number or an address, with the moments of its failed
+ * guesses. A guess locks its subject's row, so the failures it reads are the latest.
+ */
+export const failedGuesses = pgTable('failed_guesses', {
+  keyHash: text('key_hash').primaryKey(),
+  failedAt: timestamp('failed_at', { withTimezone: true }).array().notNull(),
+});
 
 /** Single-use proof that lets a duplicate registration replace the existing enrolment (decision 004). */
 export const resetTokens = pgTable('reset_tokens', {

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { PRODUCTION_WITHOUT_SERVICES } from '../../config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginFailures, sessions, staff, students } from '../../db/schema.ts';
+import { sessions, staff, students } from '../../db/schema.ts';
 import { hashToken } from '../../platform/tokens.ts';
-import { throttleSubjectHash } from './throttle.ts';
+import { throttleAddressHash, withGuessThrottle } from './throttle.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
 import { createStaff, createStudent, getCourtId, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
@@ -426,33 +426,22 @@ describe('auth', () => {
 
     it('checks a right guess only after the guesses of the same licence in progress are counted', async () => {
       // A burst of guesses sent at once must not see the right last name checked before the wrong
-      // ones' failures are counted. Here a guess in progress holds the licence's lock while its
+      // ones' failures are counted. Here a guess in progress holds the licence's row while its
       // failures (the limit's 5) are written; the right sign-in sent meanwhile must wait for it.
       const student = await createStudent(t.db);
-      const subjectHash = throttleSubjectHash('student', student.dlNumber);
+      const guessing = { scope: 'student', subject: student.dlNumber, ip: uniqueAddress() } as const;
       let answered = false;
       let signIn: Promise<{ statusCode: number }> | undefined;
-      await t.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${subjectHash}))`);
-        await tx.insert(loginFailures).values(
-          Array.from({ length: 5 }, () => ({
-            scope: 'student' as const,
-            subjectHash,
-            ip: '192.0.2.1',
-            createdAt: t.clock.now(),
-          })),
-        );
+      await withGuessThrottle(t.db, t.clock, guessing, async (tx, recordFailure) => {
+        for (let failure = 1; failure <= 5; failure++) await recordFailure();
         signIn = studentLogin(student.lastName, student.dlNumber).then((response) => {
           answered = true;
           return response;
         });
-        // On PostgreSQL, until the sign-in waits for the lock (or has answered without it); on
+        // On PostgreSQL, until the sign-in waits for the row (or has answered without it); on
         // PGlite's one connection it cannot run before this transaction ends anyway.
         for (let look = 0; look < 200 && !answered; look++) {
-          const [waiting] = await selectRows(
-            tx,
-            sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and not granted`,
-          );
+          const [waiting] = await selectRows(tx, sql`select count(*)::int as count from pg_locks where not granted`);
           if (Number(waiting?.count) > 0) break;
         }
       });
@@ -500,23 +489,28 @@ describe('auth', () => {
       expect((await studentLogin(student.lastName, student.dlNumber, address)).statusCode).toBe(200);
     });
 
-    it('keeps no licence number or username in clear in the failure records', async () => {
+    it('keeps no licence number, username or address in clear in the failure records', async () => {
       const student = await createStudent(t.db, { dlNumber: 'Q4445556' });
       const member = await createStaff(t.db);
       const address = uniqueAddress();
       await studentLogin('Wrong', 'q444-5556', address);
       await adminLogin(member.username, 'wrong', address);
 
-      const rows = await selectRows(t.db, sql`select * from login_failures where ip = ${address}`);
-      expect(rows).toHaveLength(2);
+      const rows = await selectRows(t.db, sql`select * from failed_guesses`);
       const stored = JSON.stringify(rows).toLowerCase();
       expect(stored).not.toContain(student.dlNumber.toLowerCase());
       expect(stored).not.toContain('4445556');
       expect(stored).not.toContain(member.username.toLowerCase());
+      expect(stored).not.toContain(address);
       for (const row of rows) {
-        expect(Object.keys(row).sort()).toEqual(['created_at', 'id', 'ip', 'scope', 'subject_hash']);
-        expect(row.subject_hash).toMatch(/^[0-9a-f]{64}$/);
+        expect(Object.keys(row).sort()).toEqual(['failed_at', 'key_hash']);
+        expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
       }
+      const [addressRow] = await selectRows(
+        t.db,
+        sql`select cardinality(failed_at) as failures from failed_guesses where key_hash = ${throttleAddressHash(address)}`,
+      );
+      expect(Number(addressRow?.failures)).toBe(2);
     });
   });
 });

@@ -1,15 +1,14 @@
-import { and, count, eq, gt, lt, min, or, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { prepareOnce } from '../../db/prepared.ts';
-import { prepareStatement, selectPreparedStatementRows } from '../../db/raw-rows.ts';
-import { loginFailures } from '../../db/schema.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
+import { failedGuesses, students } from '../../db/schema.ts';
 import { timestampOrNull } from '../../db/subquery-columns.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashToken } from '../../platform/tokens.ts';
 import { AppError, tooManyRequests } from '../../plugins/errors.ts';
 import type { Auth } from '../../plugins/session.ts';
 
-/** Issue 2: at most 5 failed attempts per licence number or username per 15 minutes... */
+/** Decision 005: at most 5 failed attempts per licence number or username per 15 minutes... */
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_SUBJECT = 5;
 /** ...plus a cap per address, high enough for a classroom or a library behind one address. */
@@ -17,8 +16,8 @@ export const MAX_FAILURES_PER_ADDRESS = 30;
 
 /**
  * Whose guesses are counted: a student's licence number (sign-in, and registrations that hit an
- * existing enrolment: both reveal whether a licence and last name belong together, issue 13) or a
- * staff account.
+ * existing enrolment: both reveal whether a licence and last name belong together, decision 004)
+ * or a staff account.
  */
 export type ThrottleScope = 'student' | 'admin';
 
@@ -40,17 +39,89 @@ export function staffAccountThrottleSubject(staffId: number): string {
   return `account:${String(staffId)}`;
 }
 
-/** The hash the throttle table keeps: a licence number is personal data. */
+/** The key of a subject's row in failed_guesses: a hash, as a licence number is personal data. */
 export function throttleSubjectHash(scope: ThrottleScope, subject: string): string {
   return hashToken(`${scope}:${subject.toLowerCase()}`);
 }
 
+/** The key of an address's row in failed_guesses (its own prefix: never a subject's key). */
+export function throttleAddressHash(ip: string): string {
+  return hashToken(`address:${ip}`);
+}
+
+/** One guess's rows and moments, as SQL values. */
+interface Guess {
+  subject: string;
+  address: string;
+  /** Failures at or before this moment have left the window. */
+  since: string;
+  now: string;
+}
+
+function guessOf(clock: Clock, who: ThrottleSubject): Guess {
+  const now = clock.now();
+  return {
+    subject: throttleSubjectHash(who.scope, who.subject),
+    address: throttleAddressHash(who.ip),
+    since: new Date(now.getTime() - LOGIN_WINDOW_MS).toISOString(),
+    now: now.toISOString(),
+  };
+}
+
+/*
+ * The rule, in one place. Each row of failed_guesses (a subject's, an address's) keeps the moments
+ * of its failed guesses; those after `since` count. A guess is refused while its subject has
+ * MAX_FAILURES_PER_SUBJECT counted or its address MAX_FAILURES_PER_ADDRESS. Every statement below
+ * is built from these fragments. `g` is the row of failed_guesses a statement reads or writes.
+ */
+
+/** The row's failures inside the window, oldest first. */
+const counted = (guess: Guess) =>
+  sql`array(select f.at from unnest(g.failed_at) as f(at) where f.at > ${guess.since}::timestamptz order by f.at)`;
+
+/** The failures a key has inside the window, as the statement's snapshot has them (0 without a row). */
+const countedOf = (guess: Guess, key: string) =>
+  sql`coalesce((select cardinality(${counted(guess)}) from ${failedGuesses} g where g.key_hash = ${key}), 0)`;
+
+const subjectUnder = (count: SQL) => sql`${count} < ${MAX_FAILURES_PER_SUBJECT}`;
+const addressUnder = (count: SQL) => sql`${count} < ${MAX_FAILURES_PER_ADDRESS}`;
+
+/** On a key's existing row: its counted failures, then this guess's own (`excluded`, none or one). */
+const keepCountedAndAdd = (guess: Guess) =>
+  sql`on conflict (key_hash) do update set failed_at = ${counted(guess)} || excluded.failed_at`;
+
 /**
- * Runs one guess of a subject under a transaction-scoped advisory lock, so parallel guesses are
- * counted one after another and cannot all slip under the limit. A subject or address over its
- * limit gets 429 with Retry-After before the guess runs. The guess calls `recordFailure()` when it
- * fails; the failure commits with the transaction, so the guess must return (not throw) and let the
- * caller throw after the commit.
+ * The statement that starts a guess: the subject's row is inserted, or updated and so locked until
+ * the guess's transaction ends, while the address is under its limit; the existing row only while
+ * the subject is under its own. A row comes back only for a guess under both limits. Guesses of
+ * one subject are thus counted one after another: a guess waits for the row a guess before it
+ * holds, then reads its latest failures (a row updated by ON CONFLICT is the latest committed
+ * version, whatever the statement's snapshot), so a burst of guesses sent at once cannot all be
+ * checked before their failures are counted. `added` is what the guess records at once: none,
+ * or this moment when it already failed.
+ */
+function startGuess(guess: Guess, added: SQL): SQL {
+  return sql`insert into ${failedGuesses} as g (key_hash, failed_at)
+    select ${guess.subject}, ${added} where ${addressUnder(countedOf(guess, guess.address))}
+    ${keepCountedAndAdd(guess)} where ${subjectUnder(sql`cardinality(${counted(guess)})`)}
+    returning g.key_hash`;
+}
+
+/** Records a failed guess on its subject's row and its address's. */
+async function recordFailure(tx: Db, clock: Clock, guess: Guess): Promise<void> {
+  const failedAt = sql`array[${clock.now().toISOString()}::timestamptz]`;
+  // The subject's row first, as every guess locks it: no two guesses wait for each other's rows.
+  await tx.execute(sql`insert into ${failedGuesses} as g (key_hash, failed_at)
+    values (${guess.subject}, ${failedAt}), (${guess.address}, ${failedAt})
+    ${keepCountedAndAdd(guess)}`);
+}
+
+/**
+ * Runs one guess of a subject in a transaction that holds the subject's row (startGuess), so
+ * parallel guesses are counted one after another and cannot all slip under the limit. A subject
+ * or address over its limit gets 429 with Retry-After before the guess runs. The guess calls
+ * `recordFailure()` when it fails; the failure commits with the transaction, so the guess must
+ * return (not throw) and let the caller throw after the commit.
  */
 export async function withGuessThrottle<T>(
   db: Db,
@@ -58,46 +129,22 @@ export async function withGuessThrottle<T>(
   who: ThrottleSubject,
   guess: (tx: Db, recordFailure: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  const subjectHash = throttleSubjectHash(who.scope, who.subject);
+  const values = guessOf(clock, who);
   return db.transaction(async (tx) => {
-    await prepareStatement(
-      tx,
-      'lock_guess',
-      () => sql`select pg_advisory_xact_lock(hashtext(${sql.placeholder('subjectHash')}::text))`,
-    ).execute({ subjectHash });
-    await assertUnderLimits(tx, clock, who);
-    return guess(tx, async () => {
-      await tx.insert(loginFailures).values({ scope: who.scope, subjectHash, ip: who.ip, createdAt: clock.now() });
-    });
+    const started = await selectRawRows(tx, startGuess(values, sql`'{}'::timestamptz[]`));
+    if (started.length === 0) throw await tooManyGuesses(tx, who, values);
+    return guess(tx, () => recordFailure(tx, clock, values));
   });
 }
 
 /**
- * The failures that count against `who` (the `guess…` placeholders, guessValues): by subject, by
- * address. guess_student_sign_in (migration 0023) counts the same in PL/pgSQL: a change here is
- * a new migration there.
+ * For a statement that acts only while `who` is under both limits (a registration that finds no
+ * enrolment to collide with, decision 031: it counts no failure, so it needs no lock): true while
+ * under, as the statement's snapshot counts.
  */
-function countedFailures() {
-  const subjectMatches = and(
-    eq(loginFailures.scope, sql.placeholder('guessScope')),
-    eq(loginFailures.subjectHash, sql.placeholder('guessSubjectHash')),
-  );
-  const addressMatches = eq(loginFailures.ip, sql.placeholder('guessIp'));
-  return {
-    subjectMatches,
-    addressMatches,
-    inWindow: and(gt(loginFailures.createdAt, sql.placeholder('guessSince')), or(subjectMatches, addressMatches)),
-  };
-}
-
-/** The values of countedFailures' placeholders for one guess. */
-export function guessValues(clock: Clock, who: ThrottleSubject) {
-  return {
-    guessScope: who.scope,
-    guessSubjectHash: throttleSubjectHash(who.scope, who.subject),
-    guessIp: who.ip,
-    guessSince: new Date(clock.now().getTime() - LOGIN_WINDOW_MS),
-  };
+export function underGuessLimits(clock: Clock, who: ThrottleSubject): SQL {
+  const guess = guessOf(clock, who);
+  return sql`(${subjectUnder(countedOf(guess, guess.subject))} and ${addressUnder(countedOf(guess, guess.address))})`;
 }
 
 /** The staff member whose refused changes withStaffProbeThrottle counts: one limited to a court. */
@@ -125,7 +172,12 @@ export async function withStaffProbeThrottle<T>(
     ip: who.ip,
     tooManyMessage: 'Too many changes were refused as already in use. Please wait 15 minutes and try again.',
   };
-  await withGuessThrottle(db, clock, subject, () => Promise.resolve());
+  // Asked, not started: nothing is recorded unless the change is refused.
+  const [limits] = await selectRawRows<{ under: boolean }>(
+    db,
+    sql`select ${underGuessLimits(clock, subject)} as under`,
+  );
+  if (limits?.under !== true) throw await tooManyGuesses(db, subject, guessOf(clock, subject));
   try {
     return await change();
   } catch (error) {
@@ -137,41 +189,17 @@ export async function withStaffProbeThrottle<T>(
 }
 
 /**
- * For a statement that acts only while `who` is under both limits, as assertUnderLimits counts
- * them (a registration that finds no enrolment to collide with, issue 15: it counts no failure, so
- * it needs no lock): true while under. Its values are guessValues'.
+ * The 429 for a subject or address over its limit: Retry-After runs until the oldest failure
+ * counted against either leaves the window, when one more attempt is allowed.
  */
-export function underGuessLimits() {
-  const { subjectMatches, addressMatches, inWindow } = countedFailures();
-  return sql`(select count(case when ${subjectMatches} then 1 end) < ${MAX_FAILURES_PER_SUBJECT}
-      and count(case when ${addressMatches} then 1 end) < ${MAX_FAILURES_PER_ADDRESS}
-    from ${loginFailures} where ${inWindow})`;
-}
-
-async function assertUnderLimits(db: Db, clock: Clock, who: ThrottleSubject): Promise<void> {
-  const now = clock.now().getTime();
-  // Prepared once (issue 15): every sign-in and every public registration asks it.
-  const [row] = await prepareOnce(db, 'count_guesses', (database) => {
-    const { subjectMatches, addressMatches, inWindow } = countedFailures();
-    return database
-      .select({
-        bySubject: count(sql`case when ${subjectMatches} then 1 end`),
-        byAddress: count(sql`case when ${addressMatches} then 1 end`),
-        oldest: min(loginFailures.createdAt),
-      })
-      .from(loginFailures)
-      .where(inWindow)
-      .prepare('count_guesses');
-  }).execute(guessValues(clock, who));
-  if ((row?.bySubject ?? 0) >= MAX_FAILURES_PER_SUBJECT || (row?.byAddress ?? 0) >= MAX_FAILURES_PER_ADDRESS) {
-    throw tooManyGuesses(who, row?.oldest ?? null, now);
-  }
-}
-
-/** The 429 for a subject or address over its limit, from the oldest failure counted. */
-function tooManyGuesses(who: ThrottleSubject, oldestFailure: Date | string | null, now: number) {
-  // When the oldest counted failure leaves the window, one more attempt is allowed.
-  const oldest = oldestFailure ? new Date(oldestFailure).getTime() : now;
+async function tooManyGuesses(db: Db, who: ThrottleSubject, guess: Guess): Promise<AppError> {
+  const [row] = await selectRawRows<{ oldest: Date | string | null }>(
+    db,
+    sql`select min(f.at) as oldest from ${failedGuesses} g cross join unnest(g.failed_at) as f(at)
+      where g.key_hash in (${guess.subject}, ${guess.address}) and f.at > ${guess.since}::timestamptz`,
+  );
+  const now = new Date(guess.now).getTime();
+  const oldest = timestampOrNull(row?.oldest ?? null)?.getTime() ?? now;
   const retryAfterSeconds = Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 1000));
   return tooManyRequests(
     who.tooManyMessage ?? 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
@@ -179,10 +207,9 @@ function tooManyGuesses(who: ThrottleSubject, oldestFailure: Date | string | nul
   );
 }
 
-/** What guess_student_sign_in answers (migration 0023): over the limit, the student, or neither. */
+/** What a student's sign-in guess answers: under the limits or not, and the enrolment found. */
 interface StudentGuessRow extends Record<string, unknown> {
-  over_limit: boolean;
-  oldest_failure: Date | string | null;
+  under: boolean;
   id: number | null;
   first_name: string | null;
   last_name: string | null;
@@ -192,11 +219,10 @@ interface StudentGuessRow extends Record<string, unknown> {
 
 /**
  * A student's sign-in guess (last name and licence number, as the registration stores it), as
- * withGuessThrottle runs a guess but in one statement (issue 15: a thousand students may sign in
- * within a minute, and the transaction held a pool connection across five round trips): the
- * licence's lock, the counted failures (429 past a limit), the active enrolment, and a failure
- * recorded when there is none. The lock is what keeps a burst of guesses sent at once from being
- * checked before their failures are counted.
+ * withGuessThrottle runs a guess but in one statement (decision 032: a thousand students may sign
+ * in within a minute, and a transaction held a pool connection across its round trips): the
+ * active enrolment, the guess started on the licence's row (startGuess: 429 past a limit), with
+ * this moment added when no enrolment matched, and then on the address's row too.
  */
 export async function guessStudentSignIn(
   db: Db,
@@ -210,30 +236,25 @@ export async function guessStudentSignIn(
   completedAt: Date | null;
 } | null> {
   const who = { scope: 'student', subject: typed.dlNumber, ip: typed.ip } as const;
-  const now = clock.now();
-  const { guessSubjectHash, guessSince } = guessValues(clock, who);
-  const [row] = await selectPreparedStatementRows<StudentGuessRow>(
+  const guess = guessOf(clock, who);
+  const failedNow = sql`array[${guess.now}::timestamptz]`;
+  const [row] = await selectRawRows<StudentGuessRow>(
     db,
-    'guess_student_sign_in',
-    () => sql`select * from guess_student_sign_in(${sql.placeholder('subjectHash')}::text, ${sql.placeholder('ip')}::text,
-        ${sql.placeholder('since')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
-        ${sql.placeholder('maxBySubject')}::int, ${sql.placeholder('maxByAddress')}::int,
-        ${sql.placeholder('dlNumber')}::text, ${sql.placeholder('lastName')}::text)`,
-    {
-      subjectHash: guessSubjectHash,
-      ip: typed.ip,
-      since: guessSince.toISOString(),
-      now: now.toISOString(),
-      maxBySubject: MAX_FAILURES_PER_SUBJECT,
-      maxByAddress: MAX_FAILURES_PER_ADDRESS,
-      dlNumber: typed.dlNumber,
-      lastName: typed.lastName,
-    },
-    // A sign-in's first statement: behind calls under way (decision 034).
-    { opensCall: true },
+    sql`with student as (
+        select s.id, s.first_name, s.last_name, s.payment_at, s.completed_at from ${students} s
+        where s.dl_number = ${typed.dlNumber} and s.archived_at is null and lower(s.last_name) = lower(${typed.lastName})
+        limit 1
+      ), started as (
+        ${startGuess(guess, sql`case when exists (select 1 from student) then '{}'::timestamptz[] else ${failedNow} end`)}
+      ), address as (
+        insert into ${failedGuesses} as g (key_hash, failed_at)
+        select ${guess.address}, ${failedNow} from started where not exists (select 1 from student)
+        ${keepCountedAndAdd(guess)}
+      )
+      select exists (select 1 from started) as under, student.*
+      from (select 1) as guessed left join student on true`,
   );
-  if (!row) throw new Error('guess_student_sign_in answered no row');
-  if (row.over_limit) throw tooManyGuesses(who, row.oldest_failure, now.getTime());
+  if (!row?.under) throw await tooManyGuesses(db, who, guess);
   if (row.id === null || row.first_name === null || row.last_name === null) return null;
   return {
     id: row.id,
@@ -244,11 +265,14 @@ export async function guessStudentSignIn(
   };
 }
 
-/** Deletes sign-in failures older than the window, the only place they count (decision 014). */
+/** Deletes the rows of failed_guesses whose failures have all left the window, the only place they count (decision 014). */
 export async function purgeOldLoginFailures(tx: Db, now: Date): Promise<number> {
-  const purged = await tx
-    .delete(loginFailures)
-    .where(lt(loginFailures.createdAt, new Date(now.getTime() - LOGIN_WINDOW_MS)))
-    .returning({ id: loginFailures.id });
+  const since = new Date(now.getTime() - LOGIN_WINDOW_MS).toISOString();
+  const purged = await selectRawRows(
+    tx,
+    sql`delete from ${failedGuesses} g
+      where not exists (select 1 from unnest(g.failed_at) as f(at) where f.at > ${since}::timestamptz)
+      returning g.key_hash`,
+  );
   return purged.length;
 }

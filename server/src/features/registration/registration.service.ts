@@ -1,5 +1,5 @@
 import { courtProfileRefColumns, findCourtProfileRef } from '../rules/rules.service.ts';
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { parseCourtDueDate, parseDateOfBirth, type RegistrationSchema } from '@ts/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -10,8 +10,8 @@ import { type Clock, localDate } from '../../platform/clock.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { newPaymentToken } from '../payments/payment-access.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
-import { guessValues, underGuessLimits, withGuessThrottle } from '../auth/throttle.ts';
-import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
+import { underGuessLimits, withGuessThrottle } from '../auth/throttle.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
 import { endStudentSessions, type Auth } from '../../plugins/session.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -101,7 +101,7 @@ export async function registerStudent(
       const [created] = await insertStudentIfClear(
         db,
         { ...person, createdAt: now },
-        guessValues(clock, probeOf(input, probe)),
+        underGuessLimits(clock, probeOf(input, probe)),
       );
       if (created) return { studentId: created.id, paymentToken };
     }
@@ -199,29 +199,26 @@ type ProfileColumn = 'rulesProfileId' | 'rulesProfileVersion';
 async function insertStudentIfClear(
   db: Db,
   values: Record<Exclude<RegisteredColumn, ProfileColumn>, unknown>,
-  guess: ReturnType<typeof guessValues>,
+  /** underGuessLimits of the probe this registration would be. */
+  underLimits: SQL,
 ): Promise<{ id: number }[]> {
   const fromCourt = courtProfileRefColumns();
-  const valueOf = (key: RegisteredColumn) =>
-    key === 'rulesProfileId' || key === 'rulesProfileVersion'
-      ? fromCourt[key]
-      : sql`${sql.placeholder(key)}::${sql.raw(students[key].getSQLType())}`;
-  return selectPreparedStatementRows<{ id: number }>(
+  const valueOf = (key: RegisteredColumn) => {
+    if (key === 'rulesProfileId' || key === 'rulesProfileVersion') return fromCourt[key];
+    const value = values[key];
+    return sql`${value instanceof Date ? value.toISOString() : value}::${sql.raw(students[key].getSQLType())}`;
+  };
+  return selectRawRows<{ id: number }>(
     db,
-    'insert_student_if_clear',
-    () => sql`insert into ${students} (${sql.join(
+    sql`insert into ${students} (${sql.join(
       REGISTERED.map((key) => sql.identifier(students[key].name)),
       sql`, `,
     )})
       select ${sql.join(REGISTERED.map(valueOf), sql`, `)}
       from ${courts}
-      where ${courts.id} = ${sql.placeholder('courtId')}::int and ${fromCourt.rulesProfileVersion} is not null
-        and ${underGuessLimits()}
+      where ${courts.id} = ${values.courtId}::int and ${fromCourt.rulesProfileVersion} is not null and ${underLimits}
       on conflict do nothing
       returning ${students.id}`,
-    { ...values, ...guess },
-    // A registration's first statement: behind calls under way (decision 034).
-    { opensCall: true },
   );
 }
 

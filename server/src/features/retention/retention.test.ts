@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginFailures, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
+import { failedGuesses, resetTokens, sessions, staffPasswordTokens } from '../../db/schema.ts';
 import { buildTestApp, TestClock, type TestApp } from '../../testing/build-test-app.ts';
 import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
 import { archiveStudent, recordPaymentAt } from '../../testing/dashboard-data.ts';
@@ -33,9 +33,9 @@ describe('the retention purge', () => {
       { tokenHash: 'session-ended', staffId: member.id, expiresAt: at(HOUR), endedAt: at(-HOUR) },
       { tokenHash: 'session-live', studentId: student.id, expiresAt: at(HOUR) },
     ]);
-    await t.db.insert(loginFailures).values([
-      { scope: 'student', subjectHash: 'failure-old', ip: '192.0.2.1', createdAt: at(-LOGIN_WINDOW_MS - MINUTE) },
-      { scope: 'admin', subjectHash: 'failure-recent', ip: '192.0.2.1', createdAt: at(-MINUTE) },
+    await t.db.insert(failedGuesses).values([
+      { keyHash: 'failures-old', failedAt: [at(-LOGIN_WINDOW_MS - 2 * MINUTE), at(-LOGIN_WINDOW_MS - MINUTE)] },
+      { keyHash: 'failures-recent', failedAt: [at(-LOGIN_WINDOW_MS - MINUTE), at(-MINUTE)] },
     ]);
     await t.db.insert(resetTokens).values([
       { tokenHash: 'reset-used', studentId: student.id, expiresAt: at(10 * MINUTE), usedAt: at(-MINUTE) },
@@ -53,7 +53,7 @@ describe('the retention purge', () => {
     expect(result).toEqual({ ran: true, sessions: 2, loginFailures: 1, resetTokens: 2, setPasswordLinks: 2 });
     const left = async <T>(rows: Promise<T[]>) => (await rows).map((row) => Object.values(row as object)[0]);
     expect(await left(t.db.select({ key: sessions.tokenHash }).from(sessions))).toEqual(['session-live']);
-    expect(await left(t.db.select({ key: loginFailures.subjectHash }).from(loginFailures))).toEqual(['failure-recent']);
+    expect(await left(t.db.select({ key: failedGuesses.keyHash }).from(failedGuesses))).toEqual(['failures-recent']);
     expect(await left(t.db.select({ key: resetTokens.tokenHash }).from(resetTokens))).toEqual(['reset-valid']);
     expect(await left(t.db.select({ key: staffPasswordTokens.tokenHash }).from(staffPasswordTokens))).toEqual([
       'link-valid',
