@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { certificateDeliveries, certificates, courts, students } from '../db/schema.ts';
-import { completeCourse } from '../features/progress/progress.service.ts';
+import { completeCourseWithCertificate } from '../features/progress/progress.service.ts';
 import type { TestApp } from './build-test-app.ts';
 import { type ApiClient, apiClient, passChapter } from './course.ts';
 import { type CreatedCourt, type CreatedStudent, createCourt, createStudent, markStudentPaid } from './factories.ts';
@@ -34,17 +34,29 @@ export async function passCourse(client: ApiClient, db: Db, studentId: number): 
 }
 
 /**
- * What a final pass does inside its grading transaction (progress completeCourse: completed_at
- * and the completion certificate with its deliveries), without taking the course through the API.
- * The certificates tests take the course through the API where the pass itself is the subject.
+ * What a final pass does in its grading transaction once its chapter is recorded (progress
+ * completeCourseWithCertificate: completed_at, the completion certificate, its emails queued),
+ * without taking the course through the API. The certificates tests take the course through the
+ * API where the pass itself is the subject.
  */
 export async function recordCourseCompletion(
   t: Pick<TestApp, 'db' | 'clock' | 'config'>,
   studentId: number,
 ): Promise<void> {
   await t.db.transaction(async (tx) => {
-    await completeCourse(tx, { clock: t.clock, config: t.config }, studentId);
+    await completeCourseWithCertificate(tx, { clock: t.clock, config: t.config }, studentId);
   });
+}
+
+/** A student who has passed the final (recorded as the grading transaction records it), with their certificate. */
+export async function completedStudent(
+  t: TestApp,
+  overrides: Partial<typeof students.$inferInsert> = {},
+  courtOverrides: Partial<typeof courts.$inferInsert> = {},
+): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
+  const student = await createCourseStudent(t, overrides, courtOverrides);
+  await recordCourseCompletion(t, student.id);
+  return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
 }
 
 /** A student's certificates as stored, oldest first. */

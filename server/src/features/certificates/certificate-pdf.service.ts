@@ -2,7 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificates } from '../../db/schema.ts';
-import { type CertificateSnapshot, renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
+import { renderCertificatePdf, sha256Hex } from '../../platform/pdf/certificate-pdf.ts';
+import { readCertificateSnapshot } from './certificate-snapshot.ts';
 
 /**
  * A certificate's PDF, rendered from its snapshot and stored the first time it is asked for (the
@@ -17,7 +18,7 @@ export async function ensureCertificatePdf(
 ): Promise<Buffer> {
   if (certificate.pdf) return certificate.pdf;
   const rendered = Buffer.from(
-    await renderCertificatePdf(certificate.snapshot as CertificateSnapshot, {
+    await renderCertificatePdf(readCertificateSnapshot(certificate.snapshot), {
       schoolName: config.schoolName,
       verifyUrl: `${config.publicUrl}/verify/${certificate.number}`,
       timeZone: config.schoolTimeZone,

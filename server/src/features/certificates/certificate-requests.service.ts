@@ -1,11 +1,13 @@
 import type { Certificate } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { lockStudentRow } from '../../db/student-lock.ts';
 import { localDate } from '../../platform/clock.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { parseCompletionDate } from './certificate-dates.ts';
 import { listCertificatesOf } from './certificate-lists.service.ts';
+import { queueCertificateDeliveries } from './deliveries.service.ts';
 import { courseNotComplete, type IssueContext, issueCertificate } from './issuing.service.ts';
 import { issueStaffCertificate } from './staff-issued.service.ts';
 
@@ -37,7 +39,7 @@ export async function issueCertificateFor(
     throw new AppError('COMPLETION_DATE_INVALID', 'Please enter a past completion date written like January 1, 2023.');
   const issued = await db.transaction(async (tx) =>
     auth.kind === 'student'
-      ? issueCertificate(tx, context, { studentId: student.id, completionDate, source: 'completion', email: true })
+      ? issueCompletionCertificate(tx, context, { studentId: student.id, completionDate })
       : issueStaffCertificate(tx, context, { studentId: student.id, staffId: auth.staffId, completionDate }),
   );
   const all = await listCertificatesOf(db, student.id);
@@ -47,4 +49,20 @@ export async function issueCertificateFor(
   // now the newest one not superseded, the reissue.
   if (byStaff || certificate.superseded_at === null) return certificate;
   return all.find((candidate) => candidate.superseded_at === null) ?? certificate;
+}
+
+/**
+ * The student's own completion certificate: the one the final pass issued, or, should the
+ * enrolment have none, issued now with its emails queued. Under the student's row lock, so that
+ * requests at once issue it once.
+ */
+async function issueCompletionCertificate(
+  tx: Db,
+  context: IssueContext,
+  input: { studentId: number; completionDate: string },
+): Promise<{ id: number }> {
+  await lockStudentRow(tx, input.studentId);
+  const certificate = await issueCertificate(tx, context, { ...input, source: 'completion' });
+  if (certificate.created) await queueCertificateDeliveries(tx, context.clock, certificate);
+  return certificate;
 }

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { readEditions } from '../../db/content-files.ts';
+import { isoToUs } from '../../platform/clock.ts';
+import type { CertificateSnapshot } from '../../platform/pdf/certificate-pdf.ts';
 import type { StudentProfile } from '../rules/rules.service.ts';
 
 export const COURSE_NAME = 'Court-Assigned Defensive Driving Course (four chapters and a final exam)';
@@ -23,4 +26,70 @@ export function courseNameFor(profile: StudentProfile): string {
   editionNames ??= new Map(readEditions().map((edition) => [edition.id, edition.name.en]));
   const { edition } = profile.rules;
   return (edition === null ? undefined : editionNames.get(edition)) ?? COURSE_NAME;
+}
+
+/**
+ * What a certificate certifies, frozen when it is issued (decision 010) and never recomputed:
+ * written once by issueCertificate, read by the PDF (certificate-pdf.service.ts) and the emails
+ * (deliveries.service.ts). Its type is the PDF's own (platform/pdf), so writer and readers agree;
+ * a stored snapshot is parsed with it, never cast.
+ */
+export const CertificateSnapshotSchema = z.object({
+  number: z.string(),
+  studentName: z.string(),
+  dlNumber: z.string(),
+  dateOfBirth: z.string(),
+  courtName: z.string(),
+  courseName: z.string(),
+  completionDate: z.string(),
+  rulesProfile: z.string(),
+  caseNumber: z.string().optional(),
+  replaces: z.string().optional(),
+  issuedAt: z.string(),
+}) satisfies z.ZodType<CertificateSnapshot>;
+
+/** A stored snapshot (the certificates.snapshot column) as the type it was written as. */
+export function readCertificateSnapshot(stored: unknown): CertificateSnapshot {
+  return CertificateSnapshotSchema.parse(stored);
+}
+
+/** Who and what a certificate certifies, as they are at its issue. */
+export interface CertificateSubject {
+  firstName: string;
+  lastName: string;
+  dlNumber: string;
+  /** YYYY-MM-DD, as stored. */
+  dob: string;
+  caseNumber: string | null;
+  courtName: string;
+}
+
+/**
+ * The snapshot of a certificate being issued: the name as "first last", the date of birth as
+ * MM/DD/YYYY, the course and rules as the student's pinned profile names them, a case number only
+ * when there is one, and for a correction's reissue the number it replaces (decision 025).
+ */
+export function buildCertificateSnapshot(input: {
+  number: string;
+  subject: CertificateSubject;
+  profile: StudentProfile;
+  /** YYYY-MM-DD. */
+  completionDate: string;
+  issuedAt: Date;
+  replaces?: string | undefined;
+}): CertificateSnapshot {
+  const { subject } = input;
+  return {
+    number: input.number,
+    studentName: `${subject.firstName} ${subject.lastName}`,
+    dlNumber: subject.dlNumber,
+    dateOfBirth: isoToUs(subject.dob),
+    courtName: subject.courtName,
+    courseName: courseNameFor(input.profile),
+    completionDate: input.completionDate,
+    rulesProfile: describeRulesProfile(input.profile),
+    ...(subject.caseNumber ? { caseNumber: subject.caseNumber } : {}),
+    ...(input.replaces ? { replaces: input.replaces } : {}),
+    issuedAt: input.issuedAt.toISOString(),
+  };
 }

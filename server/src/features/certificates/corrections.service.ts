@@ -8,7 +8,7 @@ import { type Clock, isoToUs } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { issueCertificate } from './issuing.service.ts';
-import { REPLACED } from './deliveries.service.ts';
+import { queueCertificateDeliveries, REPLACED } from './deliveries.service.ts';
 
 /**
  * Issue 18 (decision 025): corrections without a fee. A student asks (one pending request at a
@@ -207,9 +207,9 @@ export async function approveCorrection(
         source: 'correction',
         completionDate: current.completionDate,
         staffId: input.staffId,
-        email: true,
         replaces: { id: current.id, number: current.number },
       });
+      await queueCertificateDeliveries(tx, context.clock, reissued);
       // Each replaced certificate names the reissue, the newest by replacesId and the others by
       // this alone, so /verify sends a reader of any of them to the reissue.
       await tx.update(certificates).set({ supersededById: reissued.id }).where(inArray(certificates.id, replacedIds));

@@ -15,6 +15,9 @@ import { notFound } from '../../plugins/errors.ts';
 import { canSeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { ensureCertificatePdf } from './certificate-pdf.service.ts';
+import { readCertificateSnapshot } from './certificate-snapshot.ts';
+import { courtCopyAddress } from './court-copy.ts';
+import type { IssuedCertificate } from './issuing.service.ts';
 import { getLinkKey, LINK_DAYS, signDownloadPath } from './download-links.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 import { createLoadGauge, type LoadGauge } from '../../platform/event-loop-load.ts';
@@ -47,13 +50,7 @@ function certificateEmail(
   certificate: { number: string; snapshot: unknown; routing: CertificateRouting },
   downloadPath: string,
 ): Email {
-  const snapshot = certificate.snapshot as {
-    studentName: string;
-    courtName: string;
-    completionDate: string;
-    caseNumber?: string;
-    replaces?: string;
-  };
+  const snapshot = readCertificateSnapshot(certificate.snapshot);
   const data = {
     school: schoolDetails(config),
     certificateNumber: certificate.number,
@@ -65,6 +62,36 @@ function certificateEmail(
   };
   if (recipient === 'court') return certificateToCourtEmail(data, 'en');
   return certificateToStudentEmail({ ...data, routing: certificate.routing, downloadPath, linkDays: LINK_DAYS }, 'en');
+}
+
+/**
+ * Queues a new certificate's emails for the delivery worker (decision 010): one to the student,
+ * and one to the court's clerk when the court gets its copy at issue (courtCopyAddress). Each
+ * recipient's email is queued once (the unique index of certificate and recipient).
+ */
+export async function queueCertificateDeliveries(
+  tx: Db,
+  clock: Clock,
+  certificate: Pick<IssuedCertificate, 'id' | 'addresses' | 'rules'>,
+): Promise<void> {
+  const now = clock.now();
+  const court = courtCopyAddress(certificate.rules, 'issued', certificate.addresses.court);
+  const recipients = [
+    { recipient: 'student' as const, email: certificate.addresses.student },
+    ...(court === null ? [] : [{ recipient: 'court' as const, email: court }]),
+  ];
+  await tx
+    .insert(certificateDeliveries)
+    .values(
+      recipients.map((to) => ({
+        certificateId: certificate.id,
+        ...to,
+        status: 'queued' as const,
+        nextAttemptAt: now,
+        queuedAt: now,
+      })),
+    )
+    .onConflictDoNothing();
 }
 
 /** A delivery still to send whose time had come by `moment`. */
@@ -82,9 +109,10 @@ export async function processDueDeliveries(db: Db, clock: Clock, config: Config,
 }
 
 /**
- * The worker's round: batch after batch while full ones come back, so a busy afternoon's
- * certificates leave within seconds of their passes rather than ten per tick (issue 15). Bounded,
- * so that stopping the server waits for one round only.
+ * The worker's round: claims the due deliveries in batches, sending each batch, while full ones
+ * come back, so a busy afternoon's certificates leave within seconds of their passes rather than
+ * a batch per tick (decision 019). Bounded, so that stopping the server waits for one round only.
+ * Answers how many were sent.
  */
 export async function processAllDueDeliveries(
   db: Db,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Certificate, Quiz, StaffRole } from '@ts/contract';
+import type { Certificate, Quiz } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { localDate } from '../../platform/clock.ts';
 import { certificateCounters, certificates, students } from '../../db/schema.ts';
@@ -16,21 +16,15 @@ import {
   passCourse,
   recordCourseCompletion,
   sequenceOf,
+  completedStudent,
 } from '../../testing/certificates.ts';
-import { type ApiClient, answersFor, apiClient, recordChapterPassed } from '../../testing/course.ts';
-import { createStaff } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
+import { type ApiClient, answersFor, recordChapterPassed, signedInStaff } from '../../testing/course.ts';
 import { COURSE_NAME, DEFAULT_RULES_PROFILE } from './certificate-snapshot.ts';
 import { issueCertificate } from './issuing.service.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const today = (t: TestApp) => t.clock.now().toISOString().slice(0, 10);
 const yearOf = (t: TestApp) => String(t.clock.now().getUTCFullYear());
-
-async function signedInStaff(t: TestApp, role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-  const member = await createStaff(t.db, { role, courtId });
-  return apiClient(t.app, await signInStaff(t.app, member));
-}
 
 /** A certificate row as stored now (its PDF is stored by the first download or delivery). */
 async function storedCertificate(db: Db, id: number) {
@@ -47,15 +41,6 @@ describe('issuing certificates', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  /** A student who has passed the final (recorded as the grading transaction records it). */
-  async function completedStudent(
-    overrides: Partial<typeof students.$inferInsert> = {},
-  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
-    const student = await createCourseStudent(t, overrides);
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
 
   const issueAsAdmin = (client: ApiClient, studentId: number, completionDate = 'January 1, 2023') =>
     client.post('/api/pdf/certificate?noEmail=1', { studentId, completionDate });
@@ -161,7 +146,7 @@ describe('issuing certificates', () => {
     });
 
     it('answers the student’s POST /api/pdf/certificate after the pass with that same certificate, however often and however many at once', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const issue = () => student.client.post('/api/pdf/certificate', { studentId: student.id });
 
       const one = await issue();
@@ -193,7 +178,7 @@ describe('issuing certificates', () => {
     });
 
     it('does not let a student ask for another student’s certificate (404) or staff ask for a completion certificate (403)', async () => {
-      const owner = await completedStudent();
+      const owner = await completedStudent(t);
       const other = await createCourseStudent(t);
       const byOther = await other.client.post('/api/pdf/certificate', { studentId: owner.id });
       expect(byOther.statusCode).toBe(404);
@@ -264,7 +249,7 @@ describe('issuing certificates', () => {
         const issued = await issueCertificate(
           tx,
           { clock: t.clock, config: t.config },
-          { studentId: student.id, source: 'admin', completionDate: today(t), email: false },
+          { studentId: student.id, source: 'admin', completionDate: today(t) },
         );
         const [row] = await tx.select().from(certificates).where(eq(certificates.id, issued.id));
         numbers.push(row?.number ?? '', (row?.snapshot as { number: string }).number);
@@ -367,7 +352,7 @@ describe('issuing certificates', () => {
     });
 
     it('consumes no number when issuing fails: an unknown student, or a transaction rolled back after the number was taken', async () => {
-      const before = await completedStudent();
+      const before = await completedStudent(t);
       const superAdmin = await signedInStaff(t, 'super_admin');
 
       const unknown = await issueAsAdmin(superAdmin, 999_999);
@@ -379,7 +364,7 @@ describe('issuing certificates', () => {
           const issued = await issueCertificate(
             tx,
             { clock: t.clock, config: t.config },
-            { studentId: rolledBack.id, source: 'completion', completionDate: today(t), email: true },
+            { studentId: rolledBack.id, source: 'completion', completionDate: today(t) },
           );
           expect(issued.created).toBe(true);
           throw new Error('the grading transaction failed after the certificate was issued');
@@ -387,7 +372,7 @@ describe('issuing certificates', () => {
       ).rejects.toThrow('the grading transaction failed');
       expect(await certificatesOf(t.db, rolledBack.id)).toEqual([]);
 
-      const after = await completedStudent();
+      const after = await completedStudent(t);
       expect(sequenceOf(after.certificate.number)).toBe(sequenceOf(before.certificate.number) + 1);
     });
   });

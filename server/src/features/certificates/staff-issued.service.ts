@@ -19,7 +19,7 @@ export async function issueStaffCertificate(
 ): Promise<{ id: number }> {
   const repeated = await findRepeatedStaffCertificate(tx, context.clock, input);
   if (repeated) return repeated;
-  const issued = await issueCertificate(tx, context, { ...input, source: 'admin', email: false });
+  const issued = await issueCertificate(tx, context, { ...input, source: 'admin' });
   await recordAudit(tx, context.clock, {
     staffId: input.staffId,
     action: 'issue_certificate',

@@ -1,17 +1,13 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type QuizStatus } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { chapterCompletions, moduleCompletions, students } from '../../db/schema.ts';
 import { findFirstPassingAttempt, findLatestSubmittedAttempt } from '../quiz/quiz.queries.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
-import {
-  type CertificateHolder,
-  certificateIssueSteps,
-  type IssueContext,
-  readCertificateHolder,
-} from '../certificates/issuing.service.ts';
-import { selectRawRows } from '../../db/raw-rows.ts';
+import { queueCertificateDeliveries } from '../certificates/deliveries.service.ts';
+import { type IssueContext, issueCertificate } from '../certificates/issuing.service.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { COMMIT_UNWAITED } from '../../db/unwaited-commit.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
@@ -107,86 +103,48 @@ export async function getQuizStatus(db: Db, input: { studentId: number; chapterI
 }
 
 /**
- * What a pass adds to the statement that grades it (the quiz's saveGradedAttempt, issue 15: each
- * statement is a round trip): the chapter's completion through the attempt in `graded` (a step
- * of that statement answering the graded attempt's id, none when the attempt was already
- * submitted), and for the final (`certificate`: the student as read for it) the course's
- * completion and its certificate, issued once. Either all of it happens with the grade or none.
+ * A pass's chapter, complete through the attempt that earned it (spec 4); a repeat changes
+ * nothing. A step of the grading transaction (decision 052), and of chapterComplete's repeat.
  */
-export async function chapterPassSteps(
-  db: Db,
-  context: IssueContext,
-  input: { studentId: number; chapterId: number; profile?: ProfileRef | undefined },
-): Promise<SQL[]> {
-  const now = context.clock.now().toISOString();
-  const steps = [
-    sql`completed as (
-      insert into ${chapterCompletions} (student_id, chapter_id, attempt_id, ${sql.identifier(chapterCompletions.completedAt.name)})
-      select ${input.studentId}::int, ${input.chapterId}::int, graded.id, ${now}::timestamptz from graded
-      on conflict do nothing
-    )`,
-  ];
-  if (input.chapterId !== FINAL_EXAM_CHAPTER || !input.profile) return steps;
-  const holder = { studentId: input.studentId, profile: input.profile };
-  return [...steps, ...(await courseCompletionSteps(db, context, holder, sql`select 1 from graded`))];
-}
-
-/**
- * Spec 4: the course's completion and its certificate, as steps of one statement, for the rows of
- * `gate` (one row to complete, none not to). `completed_at` is set once: a second completion keeps
- * the first moment, and the certificate its date; the enrolment's completion certificate is issued
- * once (certificateIssueSteps), dated the day of the first completion in the school's zone.
- */
-async function courseCompletionSteps(
-  db: Db,
-  context: IssueContext,
-  holder: CertificateHolder,
-  gate: SQL,
-): Promise<SQL[]> {
-  const now = context.clock.now();
-  const { studentId } = holder;
-  return [
-    sql`finished as (
-      update ${students} set completed_at = coalesce(completed_at, ${now.toISOString()}::timestamptz)
-      from (${gate}) as gate where ${students.id} = ${studentId}::int
-      returning 1
-    )`,
-    await certificateIssueSteps(
-      db,
-      context,
-      holder.profile,
-      { studentId, source: 'completion', email: true },
-      sql`select 1 from finished`,
-    ),
-  ];
-}
-
-/**
- * Records a chapter as complete through the passing attempt that earned it; a final-exam pass
- * completes the course (the same steps a graded pass runs). Idempotent.
- */
-export async function recordChapterPass(
-  db: Db,
-  context: IssueContext,
-  input: { studentId: number; chapterId: number; attemptId: number },
+export async function recordChapterCompletion(
+  tx: Db,
+  clock: Clock,
+  pass: { studentId: number; chapterId: number; attemptId: number },
 ): Promise<void> {
-  const holder = input.chapterId === FINAL_EXAM_CHAPTER ? await readCertificateHolder(db, input.studentId) : undefined;
-  const steps = await chapterPassSteps(db, context, { ...input, profile: holder?.profile });
-  await selectRawRows(
-    db,
-    sql`with graded as (select ${input.attemptId}::int as id), ${sql.join(steps, sql`, `)} select 1`,
-  );
+  // Prepared once: every chapter pass of every student writes it.
+  await prepareOnce(tx, 'record_chapter_completion', (database) =>
+    database
+      .insert(chapterCompletions)
+      .values({
+        studentId: sql.placeholder('studentId'),
+        chapterId: sql.placeholder('chapterId'),
+        attemptId: sql.placeholder('attemptId'),
+        completedAt: sql.placeholder('at'),
+      })
+      .onConflictDoNothing()
+      .prepare('record_chapter_completion'),
+  ).execute({ ...pass, at: clock.now() });
 }
 
 /**
- * Spec 4: completes the course and issues its certificate in one statement: either both happen
- * or neither, and the certificate is issued once for the completion.
+ * Spec 4, the final passed: the course complete, its certificate issued, the certificate's emails
+ * queued, in the caller's transaction (the grading one, decision 052). The completion's update
+ * holds the student's row until that transaction ends, so the enrolment's completion certificate
+ * is issued once however many completions land at once: a later one keeps the first moment and
+ * the certificate already issued, and queues nothing.
  */
-export async function completeCourse(db: Db, context: IssueContext, studentId: number): Promise<void> {
-  const holder = await readCertificateHolder(db, studentId);
-  if (!holder) throw notFound('No such student.');
-  const steps = await courseCompletionSteps(db, context, holder, sql`select 1`);
-  await selectRawRows(db, sql`with ${sql.join(steps, sql`, `)} select 1`);
+export async function completeCourseWithCertificate(tx: Db, context: IssueContext, studentId: number): Promise<void> {
+  await markCourseComplete(tx, context.clock, studentId);
+  const certificate = await issueCertificate(tx, context, { studentId, source: 'completion' });
+  if (certificate.created) await queueCertificateDeliveries(tx, context.clock, certificate);
+}
+
+/** The course's completion moment, set once: a second completion keeps the first (and locks the student's row). */
+async function markCourseComplete(tx: Db, clock: Clock, studentId: number): Promise<void> {
+  await tx
+    .update(students)
+    .set({ completedAt: sql`coalesce(${students.completedAt}, ${clock.now().toISOString()}::timestamptz)` })
+    .where(eq(students.id, studentId));
 }
 
 /**
@@ -209,6 +167,7 @@ export async function completeChapter(
     throw new AppError('QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }
   await db.transaction(async (tx) => {
-    await recordChapterPass(tx, context, { ...input, attemptId: passing.id });
+    await recordChapterCompletion(tx, context.clock, { ...input, attemptId: passing.id });
+    if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourseWithCertificate(tx, context, input.studentId);
   });
 }

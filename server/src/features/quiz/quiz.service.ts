@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { FINAL_EXAM_CHAPTER, type Quiz, type QuizResult, type ResultQuestion } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
@@ -7,9 +7,13 @@ import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
-import { assertChapterExists, assertQuizOpen, chapterPassSteps } from '../progress/progress.service.ts';
+import {
+  assertChapterExists,
+  assertQuizOpen,
+  completeCourseWithCertificate,
+  recordChapterCompletion,
+} from '../progress/progress.service.ts';
 import type { IssueContext } from '../certificates/issuing.service.ts';
-import { selectPreparedRows } from '../../db/raw-rows.ts';
 import { assertSeatTimeMet } from '../seat-time/seat-time.service.ts';
 import {
   type BankQuestion,
@@ -287,38 +291,61 @@ export async function listAnswersForStudent(
   }));
 }
 
+/** A graded attempt as saveGradedAttempt writes it. */
+interface GradedAttempt {
+  studentId: number;
+  chapterId: number;
+  attemptId: number;
+  score: number;
+  passed: boolean;
+  result: StoredResult;
+}
+
 /**
- * Saves a graded attempt in one statement (issue 15: each statement is a round trip, and a final
- * pass once made nine): only an attempt not yet submitted is graded, so of two submissions at
- * once only the first counts; a pass completes its chapter in the same statement, and the final
- * the course and its certificate (chapterPassSteps). Answers whether this call graded it.
+ * Saves a graded attempt and what a pass earns, in one transaction of named steps (decision 052):
+ *  1. the grade (saveGrade), only while the attempt is unsubmitted;
+ *  2. the chapter's completion through it (recordChapterCompletion);
+ *  3. for the final, the course's completion, its certificate and the certificate's emails
+ *     (completeCourseWithCertificate).
+ * All of it happens or none. Of two submissions of one attempt at once, the second's grade waits
+ * for the first's row lock, then finds the attempt submitted and changes nothing: one grade, one
+ * certificate, each email queued once. A failed grade is its one statement. Answers whether this
+ * call graded the attempt.
  */
-async function saveGradedAttempt(
-  db: Db,
-  context: IssueContext,
-  input: {
-    studentId: number;
-    chapterId: number;
-    attemptId: number;
-    score: number;
-    passed: boolean;
-    result: StoredResult;
-    /** The student's rules profile, for the certificate a final pass issues. */
-    profile: ProfileRef;
-  },
-): Promise<boolean> {
-  const graded = sql`graded as (
-      update ${quizAttempts} set submitted_at = ${context.clock.now().toISOString()}::timestamptz,
-        score = ${input.score}::int, passed = ${input.passed}::boolean, result = ${JSON.stringify(input.result)}::json
-      where id = ${input.attemptId}::int and submitted_at is null
-      returning id
-    )`;
-  const steps = input.passed ? await chapterPassSteps(db, context, input) : [];
-  const rows = await selectPreparedRows<{ id: number }>(
-    db,
-    'grade_attempt',
-    sql`with ${sql.join([graded, ...steps], sql`, `)} select id from graded`,
-  );
+async function saveGradedAttempt(db: Db, context: IssueContext, graded: GradedAttempt): Promise<boolean> {
+  if (!graded.passed) return saveGrade(db, context.clock, graded);
+  return db.transaction(async (tx) => {
+    if (!(await saveGrade(tx, context.clock, graded))) return false;
+    await recordChapterCompletion(tx, context.clock, graded);
+    if (graded.chapterId === FINAL_EXAM_CHAPTER) await completeCourseWithCertificate(tx, context, graded.studentId);
+    return true;
+  });
+}
+
+/**
+ * The grade, written once: only an attempt not yet submitted is graded (decision 008). Answers
+ * whether this call graded it. Prepared once: every submission of every quiz writes it.
+ */
+async function saveGrade(db: Db, clock: Clock, graded: GradedAttempt): Promise<boolean> {
+  const rows = await prepareOnce(db, 'save_grade', (database) =>
+    database
+      .update(quizAttempts)
+      .set({
+        submittedAt: sql`${sql.placeholder('at')}::timestamptz`,
+        score: sql`${sql.placeholder('score')}::int`,
+        passed: sql`${sql.placeholder('passed')}::boolean`,
+        result: sql`${sql.placeholder('result')}::json`,
+      })
+      .where(and(eq(quizAttempts.id, sql.placeholder('attemptId')), isNull(quizAttempts.submittedAt)))
+      .returning({ id: quizAttempts.id })
+      .prepare('save_grade'),
+  ).execute({
+    attemptId: graded.attemptId,
+    at: clock.now().toISOString(),
+    score: graded.score,
+    passed: graded.passed,
+    result: JSON.stringify(graded.result),
+  });
   return rows.length > 0;
 }
 
@@ -379,8 +406,7 @@ export async function gradeQuizAttempt(
   const rules = quizRulesFor(await getRulesProfile(db, attempt.rulesProfileId, attempt.rulesProfileVersion), chapterId);
   const passed = score >= rules.passMark;
 
-  // A final pass issues the certificate from the student as they are now, read by the grading
-  // statement itself, under the profile their session row names.
+  // A final pass issues the certificate from the student as they are now.
   const graded = await saveGradedAttempt(db, context, {
     studentId,
     chapterId,
@@ -388,7 +414,6 @@ export async function gradeQuizAttempt(
     score,
     passed,
     result,
-    profile: input.profile,
   });
   releaseAttempt(db, attempt.id);
   // Two submissions of one attempt at once (or a held attempt submitted through another
