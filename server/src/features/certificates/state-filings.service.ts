@@ -15,6 +15,7 @@ import { type Clock, isoToUs } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { getPinnedProfile } from '../rules/rules.service.ts';
+import { courtCopyAddress } from './court-copy.ts';
 
 /**
  * Issue 17 (decision 024): the state filing path of certificates a profile holds for the
@@ -233,8 +234,8 @@ export async function exportStateFiling(
 
 /**
  * Records the state's answer to an exported batch, once (FILING_CLOSED after). Filed: where the
- * certificate's profile asks for it (certificate.courtCopyAfterFiling), the court's copy is
- * queued for the delivery worker in the same transaction.
+ * certificate's profile asks for it (courtCopyAddress), the court's copy is queued for the
+ * delivery worker in the same transaction.
  */
 export async function markStateFiling(
   db: Db,
@@ -276,7 +277,7 @@ export async function markStateFiling(
   return getFiling(db, input.id);
 }
 
-/** The court's copy of each certificate of a filed batch whose profile sends one after filing. */
+/** The court's copy of each certificate of a filed batch whose profile sends one after filing (courtCopyAddress). */
 async function queueCourtCopies(tx: Db, now: Date, filingId: number): Promise<void> {
   const rows = await tx
     .select({
@@ -292,7 +293,7 @@ async function queueCourtCopies(tx: Db, now: Date, filingId: number): Promise<vo
     .where(
       and(
         eq(stateFilingCertificates.filingId, filingId),
-        // A certificate replaced by a correction since the export is not sent (issue 18).
+        // A certificate replaced by a correction since the export is not sent (decision 041).
         isNull(certificates.supersededAt),
         notExists(
           tx
@@ -308,15 +309,15 @@ async function queueCourtCopies(tx: Db, now: Date, filingId: number): Promise<vo
       ),
     );
   for (const row of rows) {
-    if (!row.courtEmail) continue;
     const profile = await getPinnedProfile(tx, { id: row.profileId, version: row.profileVersion });
-    if (!profile.rules.certificate.courtCopyAfterFiling) continue;
+    const email = courtCopyAddress(profile.rules.certificate, 'filed_with_state', row.courtEmail);
+    if (email === null) continue;
     await tx
       .insert(certificateDeliveries)
       .values({
         certificateId: row.certificateId,
         recipient: 'court',
-        email: row.courtEmail,
+        email,
         status: 'queued',
         nextAttemptAt: now,
         queuedAt: now,
