@@ -100,15 +100,6 @@ function queuedAndDueBy(moment: Date) {
 }
 
 /**
- * Sends what is due: claims up to a batch of queued deliveries whose time has come (a lease, so
- * two instances never send the same one at once), sends each with the PDF attached, and records
- * the outcome. Returns how many were sent.
- */
-export async function processDueDeliveries(db: Db, clock: Clock, config: Config, mailer: Mailer): Promise<number> {
-  return (await sendDueBatch(db, clock, config, mailer)).sent;
-}
-
-/**
  * The worker's round: claims the due deliveries in batches, sending each batch, while full ones
  * come back, so a busy afternoon's certificates leave within seconds of their passes rather than
  * a batch per tick (decision 019). Bounded, so that stopping the server waits for one round only.
