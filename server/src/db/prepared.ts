@@ -10,7 +10,7 @@ const built = new WeakMap<Db, Map<string, unknown>>();
  * (decision 053). A transaction is a handle of its own, alive for one call: its query is built
  * for it, under the same name, which node-postgres finds already prepared on its connection.
  */
-export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q, _options: PrepareOptions = {}): Q {
+export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
   let queries = built.get(db);
   if (!queries) {
     queries = new Map();
@@ -22,9 +22,4 @@ export function prepareOnce<Q>(db: Db, name: string, build: (db: Db) => Q, _opti
     queries.set(name, query);
   }
   return query;
-}
-
-export interface PrepareOptions {
-  /** No longer read: removed with its callers (decision 053). */
-  opensCall?: boolean;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { selectPreparedStatementRows } from '../../db/raw-rows.ts';
+import { selectRawRows } from '../../db/raw-rows.ts';
 import { paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
@@ -50,7 +50,15 @@ export async function fulfilPayment(
   // The intent this school recorded, and the payment with the enrolment's "paid" written only if
   // the provider's intent matches it: one statement (decision 032: every payment is confirmed
   // twice, by the provider and by the browser's return), so both or neither are written.
-  const [expected] = await selectPreparedStatementRows<{
+  const values = {
+    intentId: intent.id,
+    provider: provider.name,
+    metadataStudentId: intent.metadata.studentId ?? null,
+    amount: intent.amount,
+    currency: intent.currency,
+    now: clock.now().toISOString(),
+  };
+  const [expected] = await selectRawRows<{
     student_id: number;
     amount_cents: number;
     currency: string;
@@ -59,22 +67,21 @@ export async function fulfilPayment(
     payment_id: number | null;
   }>(
     db,
-    'record_card_payment',
-    () => sql`with expected as (
+    sql`with expected as (
         select student_id, amount_cents, currency from ${paymentIntents}
-        where id = ${sql.placeholder('intentId')}::text and provider = ${sql.placeholder('provider')}::text
+        where id = ${values.intentId}::text and provider = ${values.provider}::text
       ), matching as (
         select student_id from expected
-        where student_id::text = ${sql.placeholder('metadataStudentId')}::text
-          and amount_cents = ${sql.placeholder('amount')}::int and currency = ${sql.placeholder('currency')}::text
+        where student_id::text = ${values.metadataStudentId}::text
+          and amount_cents = ${values.amount}::int and currency = ${values.currency}::text
       ), prior as (
-        select id from ${payments} where provider_payment_id = ${sql.placeholder('intentId')}::text
+        select id from ${payments} where provider_payment_id = ${values.intentId}::text
       ), surplus as (
         -- Another payment came first, or the enrolment was archived before this one arrived (a
         -- payment recorded before the archiving set payment_at).
         select exists (
           select 1 from ${payments} p where p.student_id = (select student_id from matching)
-            and p.provider_payment_id is distinct from ${sql.placeholder('intentId')}::text
+            and p.provider_payment_id is distinct from ${values.intentId}::text
             and p.id < coalesce((select id from prior), 2147483647)
         ) or exists (
           select 1 from ${students} s where s.id = (select student_id from matching) and s.archived_at is not null
@@ -82,27 +89,19 @@ export async function fulfilPayment(
         ) as surplus
       ), recorded as (
         insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, created_at)
-        select student_id, 'card', ${sql.placeholder('provider')}::text, ${sql.placeholder('intentId')}::text,
-          ${sql.placeholder('amount')}::int, ${sql.placeholder('currency')}::text, ${sql.placeholder('now')}::timestamptz
+        select student_id, 'card', ${values.provider}::text, ${values.intentId}::text,
+          ${values.amount}::int, ${values.currency}::text, ${values.now}::timestamptz
         from matching
         on conflict (provider_payment_id) do nothing
         returning id
       ), paid as (
-        update ${students} set payment_at = ${sql.placeholder('now')}::timestamptz
+        update ${students} set payment_at = ${values.now}::timestamptz
         where id = (select student_id from matching) and payment_at is null and archived_at is null
           and not (select surplus from surplus)
       )
       select student_id, amount_cents, currency, exists (select 1 from matching) as matched,
         coalesce((select surplus from surplus), false) as surplus, (select id from recorded) as payment_id
       from expected`,
-    {
-      intentId: intent.id,
-      provider: provider.name,
-      metadataStudentId: intent.metadata.studentId ?? null,
-      amount: intent.amount,
-      currency: intent.currency,
-      now: clock.now().toISOString(),
-    },
   );
   // The statement decides (`matched`); these only say why it wrote nothing.
   if (expected?.matched) {

@@ -91,24 +91,17 @@ export async function preparePaymentIntent(
   // The enrolment, how many intents it was given and those with this provider (newest first), in
   // one statement (one snapshot): a request that counts an intent another just inserted also finds
   // it, so two requests never end up with two different keys.
-  const [student] = await prepareOnce(
-    db,
-    'find_paying_student_intents',
-    (database) =>
-      selectPayingStudent(database, {
-        attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID})`.mapWith(
-          Number,
-        ),
-        intents: sql<
-          RecordedIntent[]
-        >`(select coalesce(json_agg(json_build_object('id', id, 'amountCents', amount_cents)
+  const [student] = await prepareOnce(db, 'find_paying_student_intents', (database) =>
+    selectPayingStudent(database, {
+      attempts: sql<number>`(select count(*) from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID})`.mapWith(
+        Number,
+      ),
+      intents: sql<RecordedIntent[]>`(select coalesce(json_agg(json_build_object('id', id, 'amountCents', amount_cents)
             order by created_at desc, id desc), '[]'::json)
           from ${paymentIntents} where student_id = ${OUTER_STUDENT_ID} and provider = ${sql.placeholder('provider')}::text)`.mapWith(
-          (value: unknown) => parseJsonColumn(value) as RecordedIntent[],
-        ),
-      }).prepare('find_paying_student_intents'),
-    // A public call's first statement (decision 034).
-    { opensCall: true },
+        (value: unknown) => parseJsonColumn(value) as RecordedIntent[],
+      ),
+    }).prepare('find_paying_student_intents'),
   ).execute({ studentId: input.studentId, provider: provider.name });
   if (!student) throw notFound('No enrolment was found for this payment.');
   if (student.paymentAt) throw alreadyPaid();
