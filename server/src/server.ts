@@ -10,7 +10,7 @@ import { systemClock } from './platform/clock.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { PRIVATE_UMASK, restrictTreeToOwner } from './platform/private-files.ts';
 import { createPaymentProvider } from './platform/payments/index.ts';
-import { startDeliveryWorker } from './features/certificates/deliveries.service.ts';
+import { startDeliveryWorker } from './features/certificates/delivery-worker.service.ts';
 import { startRetentionJob } from './features/retention/retention.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
 import { setCaching } from './platform/caches.ts';

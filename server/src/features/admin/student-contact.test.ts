@@ -9,7 +9,7 @@ import { apiClient, type ApiClient } from '../../testing/course.ts';
 import { createStaff, createStudent } from '../../testing/factories.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
-import { processAllDueDeliveries } from '../certificates/deliveries.service.ts';
+import { processAllDueDeliveries } from '../certificates/delivery-worker.service.ts';
 
 const NEW_CONTACT = {
   email: 'lucia.fixed@example.com',

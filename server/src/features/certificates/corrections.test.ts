@@ -9,7 +9,7 @@ import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../
 import { apiClient, type ApiClient } from '../../testing/course.ts';
 import { createStaff } from '../../testing/factories.ts';
 import { signInStaff } from '../../testing/sign-in.ts';
-import { processAllDueDeliveries } from './deliveries.service.ts';
+import { processAllDueDeliveries } from './delivery-worker.service.ts';
 
 /** Issue 18: corrections without a fee, and the superseded chain they leave. */
 describe('certificate corrections', () => {
