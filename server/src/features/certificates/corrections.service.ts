@@ -11,7 +11,7 @@ import { issueCertificate } from './issuing.service.ts';
 import { queueCertificateDeliveries, REPLACED } from './deliveries.service.ts';
 
 /**
- * Issue 18 (decision 025): corrections without a fee. A student asks (one pending request at a
+ * Corrections without a fee (decision 025). A student asks (one pending request at a
  * time); staff approve, which in one transaction corrects the student's record, marks the current
  * certificate superseded and issues its replacement free (same completion date, a new number,
  * "Corrected certificate: replaces N", delivered like the first); or reject, with a note the

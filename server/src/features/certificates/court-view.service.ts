@@ -11,7 +11,7 @@ import { notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
 /**
- * Issue 18: the court's view of its drivers' completions (decision 025). Rows are the current
+ * The court's view of its drivers' completions (decision 025). Rows are the current
  * certificates (a superseded one is replaced by its correction) of the court's students.
  */
 

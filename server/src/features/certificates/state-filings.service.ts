@@ -18,7 +18,7 @@ import { getPinnedProfile } from '../rules/rules.service.ts';
 import { courtCopyAddress } from './court-copy.ts';
 
 /**
- * Issue 17 (decision 024): the state filing path of certificates a profile holds for the
+ * The state filing path (decision 024) of certificates a profile holds for the
  * state's report (routing held_for_state_report). Staff export the waiting certificates of a
  * state as one batch, send its CSV to the state, and record the state's answer: filed, with its
  * confirmation reference (then the court is emailed where the profile says so), or rejected

@@ -71,7 +71,7 @@ describe('POST /api/admin/markPaid/{studentId} (money received another way)', ()
         method: 'manual',
         provider: null,
         providerPaymentId: null,
-        // Issue 19: without an amount, the course price for the student's court (the school's here).
+        // Without an amount, the course price for the student's court (the school's here; decision 026).
         amountCents: t.config.coursePriceCents,
         currency: 'usd',
         manualMethod: null,
@@ -81,7 +81,7 @@ describe('POST /api/admin/markPaid/{studentId} (money received another way)', ()
     ]);
   });
 
-  it('records the amount taken and how, the court’s own price by default, and a waived course as zero (issue 19)', async () => {
+  it('records the amount taken and how, the court’s own price by default, and a waived course as zero (decision 026)', async () => {
     const superAdmin = await signInAsStaff(t, 'super_admin');
     const court = await createCourt(t.db, { priceCents: 3995 });
     const byCheque = await createStudent(t.db, { courtId: court.id });

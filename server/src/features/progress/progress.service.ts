@@ -27,7 +27,7 @@ export async function assertChapterExists(db: Db, chapterId: number): Promise<vo
 }
 
 /**
- * Before a quiz is drawn (spec 4, decision 008), from the student's progress (issue 15: the
+ * Before a quiz is drawn (spec 4, decision 008), from the student's progress (decision 019: the
  * instance's copy while it is fresh, otherwise one read): refused once the chapter is complete,
  * while an earlier chapter is not, and until every module of the chapter is marked complete.
  */
@@ -68,8 +68,8 @@ export async function completeModule(
   if (seatTimeMinutes(profile.rules.seatTime, scope) > 0)
     await assertChapterOpen(db, input.studentId, module.chapterId);
   await assertSeatTimeMet(db, { studentId: input.studentId, profile, scope });
-  // One trip, prepared once (issue 15: 17 of a student's 44 calls): written only while the
-  // chapter is open. Nothing written is a repeat or a chapter not open yet; the check tells which.
+  // One trip, prepared once (decision 029: a student's most frequent call): written only
+  // while the chapter is open. Nothing written is a repeat or a chapter not open yet; the check tells which.
   // A completion is redone with one click, so its commit does not wait for the disk (decision 035).
   const written = await prepareOnce(db, 'complete_module', (database) =>
     database
