@@ -3,8 +3,9 @@ import { PRODUCTION_WITHOUT_SERVICES } from './config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutePolicies } from './plugins/endpoint.ts';
 import { buildTestApp, type TestApp } from './testing/build-test-app.ts';
-import { createStaff, createStudent } from './testing/factories.ts';
-import { signInStaff, signInStudent } from './testing/sign-in.ts';
+import { createStudent } from './testing/factories.ts';
+import { signInStudent } from './testing/sign-in.ts';
+import { signedInStaff } from './testing/course.ts';
 
 interface OpenApiDocument {
   openapi: string;
@@ -112,8 +113,7 @@ describe('GET /api/docs in production', () => {
   });
 
   it('answers the document to signed-in staff', async () => {
-    const member = await createStaff(t.db, { role: 'clerk' });
-    const response = await docs(await signInStaff(t.app, member));
+    const response = await docs((await signedInStaff(t, 'clerk')).cookie);
     expect(response.statusCode).toBe(200);
     expect(response.json<OpenApiDocument>().paths).toHaveProperty('/api/login/student');
   });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { buildTestApp, sessionCookieFrom, type TestApp } from './testing/build-test-app.ts';
 import { buildRegistration, createStaff } from './testing/factories.ts';
-import { signInStaff } from './testing/sign-in.ts';
+import { signedInStaff } from './testing/course.ts';
 
 /**
  * ARCHITECTURE "logs": no personal data in logs. The app logs JSON lines to stdout (pino);
@@ -28,7 +28,7 @@ describe('the logs', () => {
   });
 
   it('never hold the licence number or email an archive search puts in its URL', async () => {
-    const cookie = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+    const cookie = (await signedInStaff(t, 'admin')).cookie;
     written.length = 0;
     for (const search of ['Q7654321', 'someone.private@example.com']) {
       const response = await t.app.inject({
@@ -43,7 +43,7 @@ describe('the logs', () => {
   });
 
   it('never hold the licence number or email a student search puts in its query string', async () => {
-    const cookie = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+    const cookie = (await signedInStaff(t, 'admin')).cookie;
     written.length = 0;
     for (const search of ['Q7654321', 'someone.private@example.com']) {
       const response = await t.app.inject({

@@ -4,9 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../testing/certificates.ts';
-import { apiClient } from '../testing/course.ts';
-import { createStaff } from '../testing/factories.ts';
-import { signInStaff } from '../testing/sign-in.ts';
+import { signedInStaff } from '../testing/course.ts';
 import { certificateDeliveries, certificates } from './schema.ts';
 
 /** Migration 0027's statements that change rows (its first two add the column and its key). */
@@ -29,7 +27,7 @@ describe('migration 0027 on rows written before it', () => {
   });
 
   it('names the reissue on every certificate a past approval superseded, and marks the emails it stopped cancelled', async () => {
-    const superAdmin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'super_admin' })));
+    const superAdmin = await signedInStaff(t, 'super_admin');
     const student = await createCourseStudent(t);
     await recordCourseCompletion(t, student.id);
     await superAdmin.post('/api/pdf/certificate?noEmail=1', {

@@ -3,9 +3,8 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, identityChecks, quizAttempts, staffPasswordTokens } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
-import { completeModulesOf, signInPaidStudent } from '../testing/course.ts';
+import { completeModulesOf, signInPaidStudent, signedInStaff } from '../testing/course.ts';
 import { createStaff, type CreatedStaff } from '../testing/factories.ts';
-import { signInStaff } from '../testing/sign-in.ts';
 import { CROSS_SITE_MESSAGE } from './cross-site.ts';
 
 /**
@@ -25,8 +24,7 @@ describe('cross-site requests', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const boss = await createStaff(t.db, { role: 'super_admin' });
-    cookie = await signInStaff(t.app, boss);
+    cookie = (await signedInStaff(t, 'super_admin')).cookie;
     member = await createStaff(t.db, { role: 'admin' });
   });
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { FINAL_EXAM_CHAPTER, type Quiz, type ResultQuestion } from '@ts/contract';
+import { FINAL_EXAM_CHAPTER, type Quiz, type ResultQuestion, type StaffRole } from '@ts/contract';
 import type { Db } from '../db/client.ts';
-import { createStudent, markStudentPaid } from './factories.ts';
-import { signInStudent } from './sign-in.ts';
+import { type CreatedStaff, createStaff, createStudent, markStudentPaid } from './factories.ts';
+import { signInStaff, signInStudent } from './sign-in.ts';
 import {
   answers,
   chapterCompletions,
@@ -212,4 +212,19 @@ export async function signInPaidStudent(t: {
   const student = await createStudent(t.db);
   await markStudentPaid(t.db, student.id);
   return { id: student.id, client: apiClient(t.app, await signInStudent(t.app, student)) };
+}
+
+/** A staff member signed in: their client of the API, and who they are. */
+export interface StaffClient extends ApiClient {
+  member: CreatedStaff;
+}
+
+/** A new staff member of `role` (limited to one court with `courtId`), signed in as the admin login page does. */
+export async function signedInStaff(
+  t: { app: FastifyInstance; db: Db },
+  role: StaffRole,
+  courtId: number | null = null,
+): Promise<StaffClient> {
+  const member = await createStaff(t.db, { role, courtId });
+  return { ...apiClient(t.app, await signInStaff(t.app, member)), member };
 }

@@ -4,8 +4,9 @@ import { expect } from 'vitest';
 import type { StaffRole } from '@ts/contract';
 import { auditLog } from '../db/schema.ts';
 import type { TestApp } from './build-test-app.ts';
-import { type CreatedStaff, createStaff } from './factories.ts';
-import { signInStaff, uniqueAddress } from './sign-in.ts';
+import type { CreatedStaff } from './factories.ts';
+import { uniqueAddress } from './sign-in.ts';
+import { signedInStaff } from './course.ts';
 
 /** The staff tests' calls and checks (features/staff/*.test.ts). */
 
@@ -41,8 +42,7 @@ export async function signedIn(
   role: StaffRole,
   courtId: number | null = null,
 ): Promise<{ member: CreatedStaff; cookie: string; client: Client }> {
-  const member = await createStaff(t.db, { role, courtId });
-  const cookie = await signInStaff(t.app, member);
+  const { member, cookie } = await signedInStaff(t, role, courtId);
   return { member, cookie, client: clientOf(t, cookie) };
 }
 

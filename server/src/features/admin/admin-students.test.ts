@@ -3,14 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_STUDENTS_PAGE_SIZE, type AdminStudent, type AdminStudentRow, type StaffRole } from '@ts/contract';
 import { quizAttempts, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  buildRegistration,
-  createCourt,
-  createStaff,
-  createStudent,
-  type CreatedCourt,
-} from '../../testing/factories.ts';
-import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { buildRegistration, createCourt, createStudent, type CreatedCourt } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
+import { signedInStaff } from '../../testing/course.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -26,14 +21,14 @@ describe('admin students: GET /api/admin/students and the detail', () => {
   let adminCookie: string;
   beforeAll(async () => {
     t = await buildTestApp();
-    adminCookie = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+    adminCookie = (await signedInStaff(t, 'admin')).cookie;
   });
   afterAll(async () => {
     await t.close();
   });
 
   async function cookieFor(role: StaffRole, courtId: number | null = null): Promise<string> {
-    return signInStaff(t.app, await createStaff(t.db, { role, courtId }));
+    return (await signedInStaff(t, role, courtId)).cookie;
   }
   function list(query: Record<string, string | number>, cookie = adminCookie): Promise<LightMyRequestResponse> {
     const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
@@ -388,8 +383,7 @@ describe('admin students: GET /api/admin/students and the detail', () => {
     });
 
     it('names the admin who enrolled the student by hand, and the manual payment they recorded', async () => {
-      const member = await createStaff(t.db, { role: 'admin' });
-      const cookie = await signInStaff(t.app, member);
+      const { member, cookie } = await signedInStaff(t, 'admin');
       const enrolled = await t.app.inject({
         method: 'POST',
         url: '/api/register/student',

@@ -1,9 +1,9 @@
-import type { ReportRow, Stat, StaffRole } from '@ts/contract';
+import type { ReportRow, Stat } from '@ts/contract';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient } from '../../testing/course.ts';
+import { apiClient, signedInStaff } from '../../testing/course.ts';
 import {
   archiveStudent,
   completeCourseAt,
@@ -15,14 +15,8 @@ import {
   recordPaymentAt,
   registerStudentAt,
 } from '../../testing/dashboard-data.ts';
-import {
-  type CreatedCourt,
-  createCourt,
-  createStaff,
-  createStudent,
-  markStudentPaid,
-} from '../../testing/factories.ts';
-import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { type CreatedCourt, createCourt, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
 
 /**
  * The school as the dashboard sees it on 22 November 2026 at 15:00 UTC (the test clock), built
@@ -45,11 +39,6 @@ import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 describe('admin dashboard', () => {
   let t: TestApp;
   const courts = {} as Record<'alpha' | 'bravo' | 'charlie' | 'delta', CreatedCourt>;
-
-  async function signedInStaff(role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-    const member = await createStaff(t.db, { role, courtId });
-    return apiClient(t.app, await signInStaff(t.app, member));
-  }
 
   /** A paid student of a court who registered `registeredDaysAgo` and completed `completedDaysAgo`. */
   async function completer(court: CreatedCourt, registeredDaysAgo: number, completedDaysAgo: number) {
@@ -133,7 +122,7 @@ describe('admin dashboard', () => {
 
   describe('GET /api/admin/stats', () => {
     it('counts the last 30 days for a full admin, in the order the page shows them, each with its unit', async () => {
-      const client = await signedInStaff('admin');
+      const client = await signedInStaff(t, 'admin');
       const response = await client.get('/api/admin/stats');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([
@@ -160,9 +149,9 @@ describe('admin dashboard', () => {
     });
 
     it('gives the same figures to a clerk and a super_admin', async () => {
-      const admin = (await (await signedInStaff('admin')).get('/api/admin/stats')).json<Stat[]>();
+      const admin = (await (await signedInStaff(t, 'admin')).get('/api/admin/stats')).json<Stat[]>();
       for (const role of ['clerk', 'super_admin'] as const) {
-        const response = await (await signedInStaff(role)).get('/api/admin/stats');
+        const response = await (await signedInStaff(t, role)).get('/api/admin/stats');
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual(admin);
       }
@@ -173,7 +162,7 @@ describe('admin dashboard', () => {
       const onTheEdge = await registerStudentAt(t, courts.delta.id, start);
       const justBefore = await registerStudentAt(t, courts.delta.id, new Date(start.getTime() - 60_000));
       try {
-        const stats = valuesOf((await (await signedInStaff('admin')).get('/api/admin/stats')).json<Stat[]>());
+        const stats = valuesOf((await (await signedInStaff(t, 'admin')).get('/api/admin/stats')).json<Stat[]>());
         expect(stats.registrations).toBe(8);
         expect(stats.unpaid_registrations).toBe(3);
       } finally {
@@ -185,7 +174,7 @@ describe('admin dashboard', () => {
       const present = t.clock.now();
       t.clock.set(new Date(present.getTime() + 365 * DAY));
       try {
-        const stats = valuesOf((await (await signedInStaff('admin')).get('/api/admin/stats')).json<Stat[]>());
+        const stats = valuesOf((await (await signedInStaff(t, 'admin')).get('/api/admin/stats')).json<Stat[]>());
         expect(stats).toEqual({
           registrations: 0,
           payments: 0,
@@ -204,7 +193,7 @@ describe('admin dashboard', () => {
     });
 
     it('refuses a court-limited admin (spec 6: no dashboard stats), a student, and anyone not signed in', async () => {
-      const courtAdmin = await signedInStaff('admin', courts.alpha.id);
+      const courtAdmin = await signedInStaff(t, 'admin', courts.alpha.id);
       expect((await courtAdmin.get('/api/admin/stats')).statusCode).toBe(403);
 
       const student = await createStudent(t.db, { courtId: courts.alpha.id });
@@ -228,7 +217,7 @@ describe('admin dashboard', () => {
     });
 
     it('lists every court with a completion by name, counting 7, 30, 60 and 90 days back and in total', async () => {
-      const response = await (await signedInStaff('clerk')).get('/api/admin/report');
+      const response = await (await signedInStaff(t, 'clerk')).get('/api/admin/report');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([
         // a2 (6 days) | a3 (29, archived) | - | - | a1 (95, archived)
@@ -244,7 +233,7 @@ describe('admin dashboard', () => {
       const present = t.clock.now();
       t.clock.advance(DAY);
       try {
-        const rows = (await (await signedInStaff('admin')).get('/api/admin/report')).json<ReportRow[]>();
+        const rows = (await (await signedInStaff(t, 'admin')).get('/api/admin/report')).json<ReportRow[]>();
         expect(rows).toEqual([
           row(courts.alpha, [1, 2, 2, 2, 3]),
           // b6 now 8 days ago; b1 9; b2 60 (still in); b4 90 (still in)
@@ -257,13 +246,13 @@ describe('admin dashboard', () => {
     });
 
     it("gives a court-limited admin only their own court's row", async () => {
-      const response = await (await signedInStaff('admin', courts.bravo.id)).get('/api/admin/report');
+      const response = await (await signedInStaff(t, 'admin', courts.bravo.id)).get('/api/admin/report');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([row(courts.bravo, [1, 2, 3, 5, 6])]);
     });
 
     it("gives a court-limited admin of a court without completions their court's row of zeros", async () => {
-      const response = await (await signedInStaff('admin', courts.delta.id)).get('/api/admin/report');
+      const response = await (await signedInStaff(t, 'admin', courts.delta.id)).get('/api/admin/report');
       expect(response.json()).toEqual([row(courts.delta, [0, 0, 0, 0, 0])]);
     });
 

@@ -2,9 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { apiClient, type ApiClient } from '../../testing/course.ts';
-import { createCourt, createStaff, createStudent } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
+import { type ApiClient, signedInStaff } from '../../testing/course.ts';
+import { createCourt, createStudent } from '../../testing/factories.ts';
 import { MAX_FAILURES_PER_SUBJECT } from '../auth/throttle.ts';
 
 const CONTACT = { address: '9 Pine Road', city: 'Reno', state: 'NV', zip: '89501', resend: false };
@@ -32,7 +31,7 @@ describe("a court-limited admin's refused changes", () => {
   });
 
   async function courtAdmin(courtId: number | null): Promise<ApiClient> {
-    return apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId })));
+    return signedInStaff(t, 'admin', courtId);
   }
 
   it('answers 409 for the first five emails in use elsewhere, then 429 before the change runs, even for a free email', async () => {

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, certificateDeliveries, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
-import { apiClient, type ApiClient } from '../../testing/course.ts';
-import { createStaff, createStudent } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
+import { type ApiClient, signedInStaff } from '../../testing/course.ts';
+import { createStudent } from '../../testing/factories.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { processAllDueDeliveries } from '../certificates/delivery-worker.service.ts';
 
@@ -25,7 +24,7 @@ describe("a student's contact details", () => {
   let admin: ApiClient;
   beforeAll(async () => {
     t = await buildTestApp();
-    admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+    admin = await signedInStaff(t, 'admin');
   });
   afterAll(async () => {
     await t.close();
@@ -99,12 +98,9 @@ describe("a student's contact details", () => {
     const [row] = await t.db.select().from(students).where(eq(students.id, student.id));
     expect(row?.email).toBe(student.email);
 
-    const clerk = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' })));
+    const clerk = await signedInStaff(t, 'clerk');
     const otherCourt = await createCourseStudent(t);
-    const courtAdmin = apiClient(
-      t.app,
-      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: otherCourt.court.id })),
-    );
+    const courtAdmin = await signedInStaff(t, 'admin', otherCourt.court.id);
     const body = { ...NEW_CONTACT, email: 'someone.else@example.com', resend: false };
     expect((await clerk.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(403);
     expect((await courtAdmin.put(`/api/admin/students/${String(student.id)}/contact`, body)).statusCode).toBe(404);

@@ -1,23 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StaffRole } from '@ts/contract';
 import { sessions, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  type CourseStudent,
-  certificatesOf,
-  createCourseStudent,
-  onlyCertificateOf,
-  recordCourseCompletion,
-} from '../../testing/certificates.ts';
-import { type ApiClient, apiClient } from '../../testing/course.ts';
-import { buildRegistration, createCourt, createStaff } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
-
-async function signedInStaff(t: TestApp, role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-  const member = await createStaff(t.db, { role, courtId });
-  return apiClient(t.app, await signInStaff(t.app, member));
-}
+import { certificatesOf, createCourseStudent, completedStudent } from '../../testing/certificates.ts';
+import { signedInStaff } from '../../testing/course.ts';
+import { buildRegistration, createCourt } from '../../testing/factories.ts';
 
 const anonymousGet = (t: TestApp, url: string, remoteAddress?: string) =>
   t.app.inject({ method: 'GET', url, ...(remoteAddress ? { remoteAddress } : {}) });
@@ -31,22 +18,13 @@ describe('certificates', () => {
     await t.close();
   });
 
-  /** A student who has passed the final (recorded as the grading transaction records it). */
-  async function completedStudent(
-    overrides: Partial<typeof students.$inferInsert> = {},
-  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
-    const student = await createCourseStudent(t, overrides);
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
-
   describe('retake (DELETE /api/students/{id}) and the archive', () => {
     const retake = (student: { id: number; cookie: string }, id = student.id) =>
       t.app.inject({ method: 'DELETE', url: `/api/students/${String(id)}`, headers: { cookie: student.cookie } });
     const findStudent = async (id: number) => (await t.db.select().from(students).where(eq(students.id, id)))[0];
 
     it('archives a completed enrolment (never deletes it), keeps its certificate and ends its session', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
 
       const response = await retake(student);
 
@@ -75,8 +53,8 @@ describe('certificates', () => {
     });
 
     it('refuses a retake of another student’s enrolment with 403', async () => {
-      const student = await completedStudent();
-      const other = await completedStudent();
+      const student = await completedStudent(t);
+      const other = await completedStudent(t);
       const response = await retake(student, other.id);
       expect(response.statusCode).toBe(403);
       expect((await findStudent(other.id))?.archivedAt).toBeNull();
@@ -84,7 +62,7 @@ describe('certificates', () => {
     });
 
     it('lets the student register again with the same licence and email, and staff find the old certificate by either', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       expect((await retake(student)).statusCode).toBe(204);
 
       const registration = buildRegistration({
@@ -125,7 +103,7 @@ describe('certificates', () => {
     });
 
     it('keeps the archive search to staff: 401 without a session, 403 for a student', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const anonymous = await anonymousGet(t, `/api/students/archivedata/${student.dlNumber}`);
       expect(anonymous.statusCode).toBe(401);
       const byStudent = await student.client.get(`/api/students/archivedata/${student.dlNumber}`);

@@ -5,10 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, Correction } from '@ts/contract';
 import { auditLog, certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../../testing/certificates.ts';
-import { apiClient, type ApiClient } from '../../testing/course.ts';
-import { createStaff } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
+import { certificatesOf, createCourseStudent, completedStudent } from '../../testing/certificates.ts';
+import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 import { processAllDueDeliveries } from './delivery-worker.service.ts';
 
 /** Issue 18: corrections without a fee, and the superseded chain they leave. */
@@ -17,22 +15,17 @@ describe('certificate corrections', () => {
   let admin: ApiClient;
   beforeAll(async () => {
     t = await buildTestApp();
-    admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+    admin = await signedInStaff(t, 'admin');
   });
   afterAll(async () => {
     await t.close();
   });
 
-  async function completed() {
-    const student = await createCourseStudent(t);
-    await recordCourseCompletion(t, student.id);
-    return student;
-  }
   const ask = (student: { id: number; client: ApiClient }, body: Record<string, unknown>) =>
     student.client.post(`/api/students/${String(student.id)}/corrections`, body);
 
   it('refuses a "correction" to the value the certificate already shows', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const same = await ask(student, { field: 'last_name', value: student.lastName, reason: 'Just checking' });
     expect(same.statusCode).toBe(400);
   });
@@ -43,7 +36,7 @@ describe('certificate corrections', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().error.code).toBe('COURSE_NOT_COMPLETE');
 
-    const student = await completed();
+    const student = await completedStudent(t);
     const badDate = await ask(student, { field: 'dob', value: '13/45/1990', reason: 'Wrong date' });
     expect(badDate.statusCode).toBe(400);
     const first = await ask(student, { field: 'dl_number', value: 'd 555-0101', reason: 'One digit wrong' });
@@ -60,7 +53,7 @@ describe('certificate corrections', () => {
   });
 
   it('approves in one step: the record corrected, the certificate reissued free with a new number, the old one superseded', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const [original] = await certificatesOf(t.db, student.id);
     const asked = (
       await ask(student, { field: 'last_name', value: 'Riviera', reason: 'Misspelled' })
@@ -154,8 +147,8 @@ describe('certificate corrections', () => {
   });
 
   it('sends a reader of every certificate a correction replaced, not only the newest, to the reissue; their unsent emails are cancelled, not failed', async () => {
-    const superAdmin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'super_admin' })));
-    const student = await completed();
+    const superAdmin = await signedInStaff(t, 'super_admin');
+    const student = await completedStudent(t);
     const [completion] = await certificatesOf(t.db, student.id);
     const issued = await superAdmin.post('/api/pdf/certificate?noEmail=1', {
       studentId: student.id,
@@ -195,7 +188,7 @@ describe('certificate corrections', () => {
   });
 
   it('does not reissue the certificate of an enrolment archived since the request (a retake): the request can only be rejected', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const asked = (await ask(student, { field: 'last_name', value: 'Rivas', reason: 'Typo' })).json<Correction>();
     const retake = await t.app.inject({
       method: 'DELETE',
@@ -219,7 +212,7 @@ describe('certificate corrections', () => {
   });
 
   it('rejects with a note the student reads, and then takes a new request', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const asked = (
       await ask(student, { field: 'first_name', value: 'Samuel', reason: 'Full name' })
     ).json<Correction>();
@@ -235,23 +228,17 @@ describe('certificate corrections', () => {
   });
 
   it("keeps each court's admins to their court's requests, and clerks and students out", async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const asked = (await ask(student, { field: 'last_name', value: 'Rios', reason: 'Typo' })).json<Correction>();
-    const otherCourtAdmin = apiClient(
-      t.app,
-      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: (await completed()).court.id })),
-    );
+    const otherCourtAdmin = await signedInStaff(t, 'admin', (await completedStudent(t)).court.id);
     expect((await otherCourtAdmin.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(404);
     expect(
       (await otherCourtAdmin.get('/api/admin/corrections?status=pending')).json<Correction[]>().map((c) => c.id),
     ).not.toContain(asked.id);
-    const clerk = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' })));
+    const clerk = await signedInStaff(t, 'clerk');
     expect((await clerk.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(403);
     expect((await student.client.post(`/api/admin/corrections/${String(asked.id)}/approve`, {})).statusCode).toBe(403);
-    const ownCourtAdmin = apiClient(
-      t.app,
-      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: student.court.id })),
-    );
+    const ownCourtAdmin = await signedInStaff(t, 'admin', student.court.id);
     expect(
       (await ownCourtAdmin.get('/api/admin/corrections?status=pending')).json<Correction[]>().map((c) => c.id),
     ).toContain(asked.id);
@@ -259,7 +246,7 @@ describe('certificate corrections', () => {
   });
 
   it("counts a student's requests per student, and refuses the sixth within the hour", async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     const codes: number[] = [];
     for (let n = 0; n < 6; n++) {
       codes.push(
@@ -268,8 +255,8 @@ describe('certificate corrections', () => {
     }
     expect(codes).toEqual([201, 409, 409, 409, 409, 429]);
     // Another student on the same address is not held back, nor can one use up another's limit.
-    const other = await completed();
-    const victim = await completed();
+    const other = await completedStudent(t);
+    const victim = await completedStudent(t);
     for (let n = 0; n < 6; n++) {
       const foreign = await other.client.post(`/api/students/${String(victim.id)}/corrections`, {
         field: 'last_name',
@@ -299,7 +286,7 @@ describe('certificate corrections', () => {
   }
 
   it('does not count requests refused as invalid input: after five, a valid request is accepted', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     await askInvalidFiveTimes(student);
 
     const valid = await ask(student, { field: 'last_name', value: 'Rivers', reason: 'Typo in my name' });
@@ -308,7 +295,7 @@ describe('certificate corrections', () => {
   });
 
   it('still refuses the sixth well-formed request within the hour, after invalid ones too', async () => {
-    const student = await completed();
+    const student = await completedStudent(t);
     await askInvalidFiveTimes(student);
 
     const codes: number[] = [];

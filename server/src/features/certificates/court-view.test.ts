@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, CourtCompletion } from '@ts/contract';
 import { auditLog, certificateDeliveries, certificates } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
-import { apiClient, type ApiClient } from '../../testing/course.ts';
-import { createStaff } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
+import { completedStudent } from '../../testing/certificates.ts';
+import { signedInStaff } from '../../testing/course.ts';
 
 type Page = { rows: CourtCompletion[]; total: number; page: number; pageSize: number };
 
@@ -21,20 +19,10 @@ describe('the court view', () => {
     await t.close();
   });
 
-  const staffOf = async (role: 'admin' | 'clerk' | 'super_admin', courtId: number | null = null): Promise<ApiClient> =>
-    apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role, courtId })));
-
-  /** A student of a court of their own who completed the course, and their certificate. */
-  async function completed(overrides: { caseNumber?: string } = {}) {
-    const student = await createCourseStudent(t, { caseNumber: overrides.caseNumber ?? null });
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
-
   it("shows a court's own clerk that court's completions only, with what a clerk matches a ticket by", async () => {
-    const mine = await completed({ caseNumber: 'TR-88-1' });
-    const other = await completed();
-    const clerk = await staffOf('clerk', mine.court.id);
+    const mine = await completedStudent(t, { caseNumber: 'TR-88-1' });
+    const other = await completedStudent(t);
+    const clerk = await signedInStaff(t, 'clerk', mine.court.id);
     const response = await clerk.get(`/api/court/completions?courtId=${String(other.court.id)}`);
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json<Page>();
@@ -57,12 +45,12 @@ describe('the court view', () => {
   });
 
   it('searches by name, licence or case number, filters by completion date, and shows when the court was emailed', async () => {
-    const student = await completed({ caseNumber: 'CIT-2026-5512' });
+    const student = await completedStudent(t, { caseNumber: 'CIT-2026-5512' });
     await t.db
       .update(certificateDeliveries)
       .set({ status: 'sent', sentAt: new Date('2026-11-20T17:00:00Z') })
       .where(eq(certificateDeliveries.certificateId, student.certificate.id));
-    const clerk = await staffOf('clerk', student.court.id);
+    const clerk = await signedInStaff(t, 'clerk', student.court.id);
     const find = async (query: string) =>
       (await clerk.get(`/api/court/completions?${query}`)).json<Page>().rows.map((row) => row.certificate_number);
     for (const search of [student.lastName, student.dlNumber.toLowerCase(), 'cit-2026', `Sam ${student.lastName}`]) {
@@ -79,7 +67,7 @@ describe('the court view', () => {
   it.each(['2024-13-45', '2024-02-30', '2023-02-29', '0000-00-00'])(
     'refuses a completion date that is not a calendar day (%s) as bad input, not a server error',
     async (day) => {
-      const clerk = await staffOf('clerk', (await completed()).court.id);
+      const clerk = await signedInStaff(t, 'clerk', (await completedStudent(t)).court.id);
       for (const query of [`from=${day}`, `to=${day}`]) {
         const response = await clerk.get(`/api/court/completions?${query}`);
         expect(response.statusCode, query).toBe(400);
@@ -89,8 +77,8 @@ describe('the court view', () => {
   );
 
   it('records an acknowledgement once, by whom, audited, and emails the student once', async () => {
-    const student = await completed();
-    const clerk = await staffOf('clerk', student.court.id);
+    const student = await completedStudent(t);
+    const clerk = await signedInStaff(t, 'clerk', student.court.id);
     const outboxBefore = fs.readdirSync(t.outboxDir).length;
     const first = await clerk.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {});
     expect(first.statusCode, first.body).toBe(200);
@@ -119,8 +107,8 @@ describe('the court view', () => {
   });
 
   it('lets admins over every court read any court, and never acknowledge for the court', async () => {
-    const student = await completed();
-    const admin = await staffOf('admin');
+    const student = await completedStudent(t);
+    const admin = await signedInStaff(t, 'admin');
     const one = (await admin.get(`/api/court/completions?courtId=${String(student.court.id)}`)).json<Page>();
     expect(one.rows.map((row) => row.certificate_number)).toEqual([student.certificate.number]);
     const all = (await admin.get('/api/court/completions')).json<Page>();
@@ -128,7 +116,7 @@ describe('the court view', () => {
     expect((await admin.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {})).statusCode).toBe(
       403,
     );
-    const schoolClerk = await staffOf('clerk');
+    const schoolClerk = await signedInStaff(t, 'clerk');
     expect((await schoolClerk.get('/api/court/completions')).statusCode).toBe(403);
     expect((await student.client.get('/api/court/completions')).statusCode).toBe(403);
   });

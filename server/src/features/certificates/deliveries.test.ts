@@ -15,17 +15,18 @@ import {
   deliveriesOf,
   onlyCertificateOf,
   recordCourseCompletion,
+  completedStudent,
 } from '../../testing/certificates.ts';
 import { createStaff } from '../../testing/factories.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
-import { resendDelivery } from './deliveries.service.ts';
 import {
   MAX_WAIT_FOR_BUSY_MS,
   processAllDueDeliveries,
+  resendDelivery,
   RETRY_FOR_MS,
   retryDelay,
   runDeliveryRound,
-} from './delivery-worker.service.ts';
+} from './deliveries.service.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -111,16 +112,9 @@ describe('certificate delivery by email', () => {
   const deliver = () => processAllDueDeliveries(t.db, t.clock, t.config, mailer);
   const mailTo = (address: string | null) => smtp.messages.filter((message) => message.to.includes(address ?? '?'));
 
-  async function completedStudent(courtOverrides: Parameters<typeof createCourseStudent>[2] = {}) {
-    const student = await createCourseStudent(t, {}, courtOverrides);
-    await recordCourseCompletion(t, student.id);
-    const certificate = await onlyCertificateOf(t.db, student.id);
-    return { ...student, certificate };
-  }
-
   it("sends everything due in one worker round, batch after batch: six students' twelve emails", async () => {
     const students = [];
-    for (let n = 0; n < 6; n += 1) students.push(await completedStudent());
+    for (let n = 0; n < 6; n += 1) students.push(await completedStudent(t));
     expect(await processAllDueDeliveries(t.db, t.clock, t.config, mailer)).toBe(12);
     for (const student of students) {
       expect(mailTo(student.email)).toHaveLength(1);
@@ -130,7 +124,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('renders the PDF once when a download and the delivery worker ask for it at once, and mails those very bytes', async () => {
-    const student = await completedStudent();
+    const student = await completedStudent(t);
     const [downloaded, sent] = await Promise.all([
       student.client.get(`/api/certificates/${student.certificate.number}/pdf`),
       deliver(),
@@ -145,7 +139,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('sends the student and the court clerk each an email with the PDF attached, and shows both as sent', async () => {
-    const student = await completedStudent();
+    const student = await completedStudent(t);
     const { certificate } = student;
 
     expect(await deliver()).toBe(2);
@@ -186,7 +180,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('keeps both emails queued with a retry time while the mail server is down, and sends each exactly once when it is back', async () => {
-    const student = await completedStudent();
+    const student = await completedStudent(t);
     await smtp.stop();
 
     expect(await deliver()).toBe(0);
@@ -224,7 +218,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('sends each email once when two delivery rounds run at the same time', async () => {
-    const student = await completedStudent();
+    const student = await completedStudent(t);
 
     const [one, two] = await Promise.all([deliver(), deliver()]);
 
@@ -234,7 +228,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('never sends an email twice when a slow mail server makes a round outlast its lease and another instance’s round starts', async () => {
-    const finishers = [await completedStudent(), await completedStudent(), await completedStudent()];
+    const finishers = [await completedStudent(t), await completedStudent(t), await completedStudent(t)];
     let sends = 0;
     // A mail server that takes a minute per message: the sixth send starts after the five-minute
     // lease of the round's claim has run out, and another instance's worker runs a round then.
@@ -260,7 +254,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('retries with backoff for RETRY_FOR_MS, then leaves the delivery failed until an admin resends it', async () => {
-    const student = await completedStudent();
+    const student = await completedStudent(t);
     const queuedAt = t.clock.now();
     await smtp.stop();
 
@@ -301,7 +295,7 @@ describe('certificate delivery by email', () => {
   });
 
   it('marks a delivery the mail server refuses for good (550) failed at once, and still sends the student’s', async () => {
-    const student = await completedStudent({ email: 'refusing.clerk@court.example' });
+    const student = await completedStudent(t, {}, { email: 'refusing.clerk@court.example' });
 
     expect(await deliver()).toBe(1);
 

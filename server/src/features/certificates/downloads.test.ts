@@ -1,30 +1,19 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StaffRole } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
-import { certificates, students } from '../../db/schema.ts';
+import { certificates } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  type CourseStudent,
-  createCourseStudent,
-  onlyCertificateOf,
-  recordCourseCompletion,
-} from '../../testing/certificates.ts';
-import { type ApiClient, apiClient } from '../../testing/course.ts';
-import { createCourt, createStaff } from '../../testing/factories.ts';
-import { signInStaff, uniqueAddress } from '../../testing/sign-in.ts';
+import { createCourseStudent, completedStudent } from '../../testing/certificates.ts';
+import { type ApiClient, signedInStaff } from '../../testing/course.ts';
+import { createCourt } from '../../testing/factories.ts';
+import { uniqueAddress } from '../../testing/sign-in.ts';
 import { getLinkKey, signDownloadPath } from './download-links.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-async function signedInStaff(t: TestApp, role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-  const member = await createStaff(t.db, { role, courtId });
-  return apiClient(t.app, await signInStaff(t.app, member));
-}
 
 /** A certificate row as stored now (its PDF is stored by the first download or delivery). */
 async function storedCertificate(db: Db, id: number) {
@@ -45,20 +34,11 @@ describe('certificates', () => {
     await t.close();
   });
 
-  /** A student who has passed the final (recorded as the grading transaction records it). */
-  async function completedStudent(
-    overrides: Partial<typeof students.$inferInsert> = {},
-  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
-    const student = await createCourseStudent(t, overrides);
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
-
   describe('downloading the PDF (GET /api/certificates/{number}/pdf)', () => {
     const pdfUrl = (number: string) => `/api/certificates/${number}/pdf`;
 
     it('gives the owner the stored PDF as an attachment named Certificate_Of_Completion.pdf', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const response = await student.client.get(pdfUrl(student.certificate.number));
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/pdf');
@@ -70,7 +50,7 @@ describe('certificates', () => {
     });
 
     it('hides a certificate from another student and from an anonymous caller with the 404 of a number never issued', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const other = await createCourseStudent(t);
       const byOther = await other.client.get(pdfUrl(student.certificate.number));
       expect(byOther.statusCode).toBe(404);
@@ -84,7 +64,7 @@ describe('certificates', () => {
     });
 
     it('answers anonymous downloads beyond 30 a minute from one address with 429, as /verify does', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const remoteAddress = uniqueAddress();
       const statuses: number[] = [];
       for (let n = 0; n < 31; n += 1) {
@@ -98,7 +78,7 @@ describe('certificates', () => {
     });
 
     it('gives it to staff whose scope covers the student’s court and hides it from an admin limited to another court', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const otherCourt = await createCourt(t.db);
       const cases: [ApiClient, number][] = [
         [await signedInStaff(t, 'super_admin'), 200],
@@ -121,8 +101,8 @@ describe('certificates', () => {
     });
 
     it('serves a signed link from an email without a session for 30 days, and never a tampered or expired one', async () => {
-      const student = await completedStudent();
-      const other = await completedStudent();
+      const student = await completedStudent(t);
+      const other = await completedStudent(t);
       const link = signDownloadPath(await getLinkKey(t.db), student.certificate.number, t.clock.now());
       const url = new URL(link, 'http://localhost');
       const signature = url.searchParams.get('signature')!;

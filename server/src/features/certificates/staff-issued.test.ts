@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, StaffRole } from '@ts/contract';
-import { students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import {
-  type CourseStudent,
   certificatesOf,
   createCourseStudent,
   deliveriesOf,
-  onlyCertificateOf,
-  recordCourseCompletion,
   sequenceOf,
+  completedStudent,
 } from '../../testing/certificates.ts';
-import { type ApiClient, apiClient } from '../../testing/course.ts';
-import { createStaff } from '../../testing/factories.ts';
-import { signInStaff } from '../../testing/sign-in.ts';
-
-async function signedInStaff(t: TestApp, role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-  const member = await createStaff(t.db, { role, courtId });
-  return apiClient(t.app, await signInStaff(t.app, member));
-}
+import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 
 describe('certificates', () => {
   let t: TestApp;
@@ -29,21 +19,12 @@ describe('certificates', () => {
     await t.close();
   });
 
-  /** A student who has passed the final (recorded as the grading transaction records it). */
-  async function completedStudent(
-    overrides: Partial<typeof students.$inferInsert> = {},
-  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
-    const student = await createCourseStudent(t, overrides);
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
-
   const issueAsAdmin = (client: ApiClient, studentId: number, completionDate = 'January 1, 2023') =>
     client.post('/api/pdf/certificate?noEmail=1', { studentId, completionDate });
 
   describe('a super_admin issuing a new certificate (POST /api/pdf/certificate?noEmail=1)', () => {
     it('issues a new certificate with its own number and the date typed, sends no email, and keeps the old one', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const superAdmin = await signedInStaff(t, 'super_admin');
 
       const response = await issueAsAdmin(superAdmin, student.id, 'January 1, 2023');
@@ -69,7 +50,7 @@ describe('certificates', () => {
     });
 
     it('answers the same request sent twice at once, or again within a minute, with one certificate (decision 040)', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const superAdmin = await signedInStaff(t, 'super_admin');
 
       const [first, second] = await Promise.all([
@@ -86,7 +67,7 @@ describe('certificates', () => {
     });
 
     it('issues again when a minute has passed, or for another completion date', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const superAdmin = await signedInStaff(t, 'super_admin');
       const first = (await issueAsAdmin(superAdmin, student.id, 'January 1, 2023')).json<Certificate>();
       const otherDate = (await issueAsAdmin(superAdmin, student.id, 'January 2, 2023')).json<Certificate>();
@@ -100,7 +81,7 @@ describe('certificates', () => {
       ['an admin', 'admin'],
       ['a clerk', 'clerk'],
     ])('refuses %s with 403 and issues nothing', async (_label, role) => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const member = await signedInStaff(t, role);
       const response = await issueAsAdmin(member, student.id);
       expect(response.statusCode).toBe(403);
@@ -117,7 +98,7 @@ describe('certificates', () => {
     });
 
     it('refuses the student themself with 403', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const response = await issueAsAdmin(student.client, student.id);
       expect(response.statusCode).toBe(403);
       expect(await certificatesOf(t.db, student.id)).toHaveLength(1);
@@ -128,7 +109,7 @@ describe('certificates', () => {
       ['in the future', 'January 1, 2099'],
       ['that is missing', undefined],
     ])('refuses a completion date %s with 400 and issues nothing', async (_label, completionDate) => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const superAdmin = await signedInStaff(t, 'super_admin');
       const response = await superAdmin.post('/api/pdf/certificate?noEmail=1', {
         studentId: student.id,

@@ -4,22 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate, RulesProfile, StateFiling, StateFilingRow, StateFilingsOverview } from '@ts/contract';
 import { auditLog, certificateDeliveries, rulesProfiles, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
-import { apiClient, type ApiClient } from '../../testing/course.ts';
-import { createCounty, createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { completedStudent } from '../../testing/certificates.ts';
+import { apiClient, signedInStaff, type StaffClient } from '../../testing/course.ts';
+import { createCounty, createCourt, createStaff } from '../../testing/factories.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
 
 /** Issue 17: certificates held for a state's report, exported in batches and marked filed or rejected. */
 describe('state filings', () => {
   let t: TestApp;
-  let admin: ApiClient;
+  let admin: StaffClient;
   let adminId: number;
   beforeAll(async () => {
     t = await buildTestApp();
-    const member = await createStaff(t.db, { role: 'admin' });
-    adminId = member.id;
-    admin = apiClient(t.app, await signInStaff(t.app, member));
+    admin = await signedInStaff(t, 'admin');
+    adminId = admin.member.id;
     // A profile like six-hour-daily-cap whose court is emailed once the state has it on file.
     const held = await getRulesProfile(t.db, 'six-hour-daily-cap', currentProfileVersion('six-hour-daily-cap'));
     const courtCopy: RulesProfile = {
@@ -34,23 +33,19 @@ describe('state filings', () => {
   });
 
   /** A student of a court in `state` under a profile that holds the certificate, with the course completed. */
-  async function completedStudent(state: string, options: { caseNumber?: string; profile?: string } = {}) {
+  async function completedIn(state: string, options: { caseNumber?: string; profile?: string } = {}) {
     const profile = options.profile ?? 'six-hour-daily-cap';
-    const court = await createCourt(t.db, {
-      rulesProfileId: profile,
-      countyId: await createCounty(t.db, { state }),
-    });
-    const student = await createStudent(t.db, {
-      courtId: court.id,
-      rulesProfileId: profile,
-      rulesProfileVersion: profile === 'six-hour-daily-cap' ? currentProfileVersion(profile) : 1,
-      caseNumber: options.caseNumber ?? null,
-      state: 'TX',
-      dob: '1990-02-03',
-    });
-    await markStudentPaid(t.db, student.id, t.clock.now());
-    await recordCourseCompletion(t, student.id);
-    return { ...student, court, certificate: await onlyCertificateOf(t.db, student.id) };
+    return completedStudent(
+      t,
+      {
+        rulesProfileId: profile,
+        rulesProfileVersion: profile === 'six-hour-daily-cap' ? currentProfileVersion(profile) : 1,
+        caseNumber: options.caseNumber ?? null,
+        state: 'TX',
+        dob: '1990-02-03',
+      },
+      { rulesProfileId: profile, countyId: await createCounty(t.db, { state }) },
+    );
   }
 
   async function overview(state: string): Promise<StateFilingsOverview> {
@@ -66,8 +61,8 @@ describe('state filings', () => {
   }
 
   it('lists a held certificate as waiting, with the case number, and exports every waiting one as one batch, once', async () => {
-    const first = await completedStudent('TX', { caseNumber: 'CR-2026-0042' });
-    const second = await completedStudent('TX');
+    const first = await completedIn('TX', { caseNumber: 'CR-2026-0042' });
+    const second = await completedIn('TX');
     // The certificate itself carries it, for the PDF and the court's email.
     expect(first.certificate.snapshot).toMatchObject({ caseNumber: 'CR-2026-0042' });
     expect(second.certificate.snapshot).not.toHaveProperty('caseNumber');
@@ -110,7 +105,7 @@ describe('state filings', () => {
   });
 
   it('records the state’s confirmation once; the student then sees the filing date, and every step is audited', async () => {
-    const student = await completedStudent('NV');
+    const student = await completedIn('NV');
     const batch = await exportBatch('NV');
     const studentClient = apiClient(t.app, await signInStudent(t.app, student));
     const [waiting] = (await studentClient.get(`/api/students/${String(student.id)}/certificate/all`)).json<
@@ -156,7 +151,7 @@ describe('state filings', () => {
   });
 
   it('puts a rejected batch’s certificates back in the waiting list, marked rejected, for the next batch', async () => {
-    const student = await completedStudent('AZ');
+    const student = await completedIn('AZ');
     const rejectedBatch = await exportBatch('AZ');
     const rejected = await admin.post(`/api/admin/state-filings/${String(rejectedBatch.id)}/outcome`, {
       outcome: 'rejected',
@@ -179,7 +174,7 @@ describe('state filings', () => {
   });
 
   it('queues the court’s copy when the batch is filed, where the profile says so', async () => {
-    const student = await completedStudent('UT', { profile: 'held-then-court' });
+    const student = await completedIn('UT', { profile: 'held-then-court' });
     const recipients = async () =>
       (
         await t.db

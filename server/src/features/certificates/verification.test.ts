@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  type CourseStudent,
-  createCourseStudent,
-  onlyCertificateOf,
-  recordCourseCompletion,
-} from '../../testing/certificates.ts';
+import { completedStudent } from '../../testing/certificates.ts';
 import { uniqueAddress } from '../../testing/sign-in.ts';
 
 const anonymousGet = (t: TestApp, url: string, remoteAddress?: string) =>
@@ -21,18 +15,9 @@ describe('certificates', () => {
     await t.close();
   });
 
-  /** A student who has passed the final (recorded as the grading transaction records it). */
-  async function completedStudent(
-    overrides: Partial<typeof students.$inferInsert> = {},
-  ): Promise<CourseStudent & { certificate: Awaited<ReturnType<typeof onlyCertificateOf>> }> {
-    const student = await createCourseStudent(t, overrides);
-    await recordCourseCompletion(t, student.id);
-    return { ...student, certificate: await onlyCertificateOf(t.db, student.id) };
-  }
-
   describe('public verification (GET /api/public/verify/{number})', () => {
     it('confirms a genuine number with the completion date, the court and a masked name, and nothing that identifies the driver', async () => {
-      const student = await completedStudent({ firstName: 'José', lastName: 'Núñez', dob: '1991-03-09' });
+      const student = await completedStudent(t, { firstName: 'José', lastName: 'Núñez', dob: '1991-03-09' });
 
       const response = await anonymousGet(t, `/api/public/verify/${student.certificate.number}`);
 
@@ -52,7 +37,7 @@ describe('certificates', () => {
     });
 
     it('finds a number typed in lower case', async () => {
-      const student = await completedStudent();
+      const student = await completedStudent(t);
       const response = await anonymousGet(t, `/api/public/verify/${student.certificate.number.toLowerCase()}`);
       expect(response.json()).toMatchObject({ valid: true, number: student.certificate.number });
     });

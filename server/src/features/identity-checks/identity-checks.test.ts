@@ -5,7 +5,7 @@ import type { AdminStudent, IdentityCheckState, OpenIdentityCheck, Quiz, SeatTim
 import { auditLog, courseLocks, identityChecks, seatTimeLedger } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient, moduleIdsOf, recordChapterPassed } from '../../testing/course.ts';
+import { type ApiClient, apiClient, moduleIdsOf, recordChapterPassed, signedInStaff } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { selectRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
@@ -387,7 +387,7 @@ describe('identity checks and course locks', () => {
     expect(refused.statusCode).toBe(423);
     expect(refused.json<ErrorBody>().error.until).toBeNull();
 
-    const admin = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+    const admin = (await signedInStaff(t, 'admin')).cookie;
     const detail = await t.app.inject({
       method: 'GET',
       url: `/api/admin/students/${String(student.id)}`,
@@ -401,11 +401,8 @@ describe('identity checks and course locks', () => {
     const unlock = (cookie: string) =>
       t.app.inject({ method: 'POST', url: `/api/admin/students/${String(student.id)}/unlock`, headers: { cookie } });
     const otherCourt = await createCourt(t.db);
-    const clerk = await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' }));
-    const otherCourtAdmin = await signInStaff(
-      t.app,
-      await createStaff(t.db, { role: 'admin', courtId: otherCourt.id }),
-    );
+    const clerk = (await signedInStaff(t, 'clerk')).cookie;
+    const otherCourtAdmin = (await signedInStaff(t, 'admin', otherCourt.id)).cookie;
     expect((await unlock(clerk)).statusCode).toBe(403);
     expect((await unlock(otherCourtAdmin)).statusCode).toBe(404);
     expect((await courseAction(student)).statusCode).toBe(423);

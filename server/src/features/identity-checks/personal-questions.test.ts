@@ -4,7 +4,7 @@ import type { IdentityCheckState, PersonalQuestionsState, RulesProfile } from '@
 import { auditLog, modules, personalAnswers, rulesProfiles, seatTimeLedger } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient, moduleIdsOf } from '../../testing/course.ts';
+import { type ApiClient, apiClient, moduleIdsOf, signedInStaff } from '../../testing/course.ts';
 import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
 import { currentProfileVersion } from '../../testing/rules.ts';
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
@@ -203,11 +203,8 @@ describe('personal validation questions', () => {
   it('lets an admin of the court reset them with a reason, audited; the student answers again', async () => {
     const student = await learner();
     await answerAll(student);
-    const clerk = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'clerk' })));
-    const otherCourtAdmin = apiClient(
-      t.app,
-      await signInStaff(t.app, await createStaff(t.db, { role: 'admin', courtId: (await createCourt(t.db)).id })),
-    );
+    const clerk = await signedInStaff(t, 'clerk');
+    const otherCourtAdmin = await signedInStaff(t, 'admin', (await createCourt(t.db)).id);
     const admin = await createStaff(t.db, { role: 'admin', courtId: student.courtId });
     const courtAdmin = apiClient(t.app, await signInStaff(t.app, admin));
     const resetUrl = `/api/admin/students/${String(student.id)}/personal-questions/reset`;

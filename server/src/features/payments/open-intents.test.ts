@@ -3,14 +3,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { courts, payments, students, testProviderIntents } from '../../db/schema.ts';
 import { createTestPaymentProvider } from '../../platform/payments/test-provider.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  buildRegistration,
-  createCourt,
-  createStaff,
-  createStudent,
-  paymentCookieFor,
-} from '../../testing/factories.ts';
+import { buildRegistration, createCourt, createStudent, paymentCookieFor } from '../../testing/factories.ts';
 import { fulfilPayment } from './fulfil-payment.service.ts';
+import { paymentsOf } from '../../testing/payments.ts';
+import { signedInStaff } from '../../testing/course.ts';
 
 // Decision 042: an enrolment's open PaymentIntents are canceled when a new one is made, when it is
 // marked paid by hand and when it is archived, so one course is charged once.
@@ -62,8 +58,6 @@ async function succeedUnheard(id: string): Promise<void> {
   await t.db.update(testProviderIntents).set({ status: 'succeeded' }).where(eq(testProviderIntents.id, id));
 }
 
-const paymentsOf = (studentId: number) => t.db.select().from(payments).where(eq(payments.studentId, studentId));
-
 async function studentRow(id: number) {
   const [row] = await t.db.select().from(students).where(eq(students.id, id));
   if (!row) throw new Error(`no student ${String(id)}`);
@@ -82,18 +76,8 @@ const CANCELED_REFUSAL = {
 describe('open PaymentIntents are canceled, so a course is charged once (decision 042)', () => {
   /** A super_admin marks the student paid by hand, through the API (spec 6). */
   async function markPaidByHand(studentId: number) {
-    const admin = await createStaff(t.db, { role: 'super_admin' });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login/admin',
-      payload: { username: admin.username, password: admin.password },
-    });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/admin/markPaid/${String(studentId)}`,
-      payload: {},
-      headers: { cookie: sessionCookieFrom(login) },
-    });
+    const admin = await signedInStaff(t, 'super_admin');
+    return admin.post(`/api/admin/markPaid/${String(studentId)}`, {});
   }
   it('charges once when the court’s price changes while a pay tab is open: the old intent is canceled and refused, the new one pays', async () => {
     const court = await createCourt(t.db, { priceCents: 2995 });
@@ -109,7 +93,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject(CANCELED_REFUSAL);
     expect((await confirmCard(newTab)).statusCode).toBe(200);
-    expect((await paymentsOf(student.id)).map((row) => [row.providerPaymentId, row.amountCents])).toEqual([
+    expect((await paymentsOf(t.db, student.id)).map((row) => [row.providerPaymentId, row.amountCents])).toEqual([
       [newTab.paymentIntentId, 3995],
     ]);
   });
@@ -122,7 +106,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
 
     expect(await providerStatus(tab.paymentIntentId)).toBe('canceled');
     expect((await confirmCard(tab)).json()).toMatchObject(CANCELED_REFUSAL);
-    expect((await paymentsOf(student.id)).map((row) => row.method)).toEqual(['manual']);
+    expect((await paymentsOf(t.db, student.id)).map((row) => row.method)).toEqual(['manual']);
   });
 
   it('records, instead of a manual payment, a card payment that succeeded just before the super_admin marked the student paid', async () => {
@@ -132,7 +116,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
     const marked = await markPaidByHand(student.id);
 
     expect(marked.statusCode).toBe(200);
-    expect((await paymentsOf(student.id)).map((row) => [row.method, row.providerPaymentId])).toEqual([
+    expect((await paymentsOf(t.db, student.id)).map((row) => [row.method, row.providerPaymentId])).toEqual([
       ['card', tab.paymentIntentId],
     ]);
   });
@@ -156,7 +140,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
 
     expect(await providerStatus(tab.paymentIntentId)).toBe('canceled');
     expect((await confirmCard(tab)).json()).toMatchObject(CANCELED_REFUSAL);
-    expect(await paymentsOf(student.id)).toEqual([]);
+    expect(await paymentsOf(t.db, student.id)).toEqual([]);
     expect((await studentRow(student.id)).paymentAt).toBeNull();
   });
 
@@ -177,7 +161,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
 
     expect(await providerStatus(tab.paymentIntentId)).toBe('canceled');
     expect((await confirmCard(tab)).statusCode).toBe(400);
-    expect(await paymentsOf(student.id)).toEqual([]);
+    expect(await paymentsOf(t.db, student.id)).toEqual([]);
   });
 
   it('records an older intent that already succeeded and makes no new one when the page asks again at a new price', async () => {
@@ -200,7 +184,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
       .from(testProviderIntents)
       .limit(1);
     expect(after?.n).toBe(before?.n);
-    expect((await paymentsOf(student.id)).map((row) => [row.providerPaymentId, row.amountCents])).toEqual([
+    expect((await paymentsOf(t.db, student.id)).map((row) => [row.providerPaymentId, row.amountCents])).toEqual([
       [tab.paymentIntentId, 2995],
     ]);
     expect((await studentRow(student.id)).paymentAt).not.toBeNull();
@@ -217,7 +201,7 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
 
     expect(answer.statusCode).toBe(409);
     expect(answer.json<{ error: { code: string } }>().error.code).toBe('ALREADY_PAID');
-    expect((await paymentsOf(student.id)).map((row) => row.providerPaymentId)).toEqual([tab.paymentIntentId]);
+    expect((await paymentsOf(t.db, student.id)).map((row) => row.providerPaymentId)).toEqual([tab.paymentIntentId]);
     expect((await studentRow(student.id)).paymentAt).toBeNull();
     expect((await markPaid(tab.paymentIntentId)).statusCode).toBe(409);
   });
@@ -242,6 +226,6 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
       expect.objectContaining({ paymentIntentId: tab.paymentIntentId, studentId: student.id }),
       expect.stringContaining('refund'),
     );
-    expect((await paymentsOf(student.id)).map((row) => row.method).sort()).toEqual(['card', 'manual']);
+    expect((await paymentsOf(t.db, student.id)).map((row) => row.method).sort()).toEqual(['card', 'manual']);
   });
 });

@@ -1,17 +1,24 @@
 import { and, asc, eq, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminQuestion, AuditEntry, Quiz, QuizResult, ResultQuestion, StaffRole } from '@ts/contract';
+import type { AdminQuestion, AuditEntry, Quiz, QuizResult, ResultQuestion } from '@ts/contract';
 import { answers, auditLog, questions, quizAttempts } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, answersFor, apiClient, completeModulesOf } from '../../testing/course.ts';
-import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
-import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import {
+  type ApiClient,
+  answersFor,
+  apiClient,
+  completeModulesOf,
+  signedInStaff,
+  type StaffClient,
+} from '../../testing/course.ts';
+import { createCourt, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
 
 type Language = 'en' | 'es';
 
 describe('modify questions', () => {
   let t: TestApp;
-  let admin: ApiClient;
+  let admin: StaffClient;
   let adminId: number;
   let superAdmin: ApiClient;
   /** Questions no test has used yet: each test edits its own, so the tests stay independent. */
@@ -19,10 +26,9 @@ describe('modify questions', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const member = await createStaff(t.db, { role: 'admin' });
-    adminId = member.id;
-    admin = apiClient(t.app, await signInStaff(t.app, member));
-    superAdmin = await signedInStaff('super_admin');
+    admin = await signedInStaff(t, 'admin');
+    adminId = admin.member.id;
+    superAdmin = await signedInStaff(t, 'super_admin');
     // Chapter 1 is kept for the quiz-result test; the others are only edited.
     const rows = await t.db
       .select({ id: questions.id })
@@ -34,11 +40,6 @@ describe('modify questions', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  async function signedInStaff(role: StaffRole, courtId: number | null = null): Promise<ApiClient> {
-    const member = await createStaff(t.db, { role, courtId });
-    return apiClient(t.app, await signInStaff(t.app, member));
-  }
 
   function takeQuestionId(): number {
     const id = unused.shift();
@@ -97,8 +98,8 @@ describe('modify questions', () => {
     const callers: [string, ApiClient, number][] = [
       ['super_admin', superAdmin, 200],
       ['admin', admin, 200],
-      ['clerk', await signedInStaff('clerk'), 403],
-      ['court-limited admin', await signedInStaff('admin', court.id), 403],
+      ['clerk', await signedInStaff(t, 'clerk'), 403],
+      ['court-limited admin', await signedInStaff(t, 'admin', court.id), 403],
       ['student', apiClient(t.app, await signInStudent(t.app, student)), 403],
     ];
     for (const [who, client, status] of callers) {
@@ -289,7 +290,7 @@ describe('modify questions', () => {
     const id = takeQuestionId();
     const question = await adminQuestion(admin, id);
     const [first, second] = question.answers.filter((answer) => !answer.correct);
-    const otherAdmin = await signedInStaff('admin');
+    const otherAdmin = await signedInStaff(t, 'admin');
     const responses = await Promise.all([
       admin.post(`/api/admin/edit/answer/${String(first!.id)}`, { content: first!.content, correct: true }),
       otherAdmin.post(`/api/admin/edit/answer/${String(second!.id)}`, { content: second!.content, correct: true }),
@@ -363,7 +364,7 @@ describe('modify questions', () => {
 
     it('is refused to a clerk and to a student', async () => {
       const question = await adminQuestion(admin, takeQuestionId());
-      const clerk = await signedInStaff('clerk');
+      const clerk = await signedInStaff(t, 'clerk');
       expect((await saveAll(clerk, question, { content: 'Clerk edit' })).statusCode).toBe(403);
       expect((await adminQuestion(admin, question.id)).question).toBe(question.question);
     });

@@ -3,9 +3,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateCorrections, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { apiClient } from '../../testing/course.ts';
-import { buildRegistration, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
-import { signInStaff, signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
+import { apiClient, signedInStaff } from '../../testing/course.ts';
+import { buildRegistration, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
 
 /**
  * A driver's license number is letters A-Z and digits once spaces and hyphens (as the states
@@ -31,7 +31,7 @@ describe("driver's license numbers", () => {
   let adminCookie: string;
   beforeAll(async () => {
     t = await buildTestApp();
-    adminCookie = await signInStaff(t.app, await createStaff(t.db, { role: 'super_admin' }));
+    adminCookie = (await signedInStaff(t, 'super_admin')).cookie;
     await createStudent(t.db, { dlNumber: 'Z1234567' });
   });
   afterAll(async () => {

@@ -2,11 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { REGISTRATION_FIELDS, type Registration } from '@ts/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, payments, resetTokens, sessions, students } from '../../db/schema.ts';
+import { auditLog, resetTokens, sessions, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { buildRegistration, createStaff, createStudent, getCourtId, markStudentPaid } from '../../testing/factories.ts';
 import { countRows } from '../../testing/rows.ts';
 import { signInStaff, signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
+import { paymentsOf } from '../../testing/payments.ts';
+import { signedInStaff } from '../../testing/course.ts';
 
 const MINUTE = 60_000;
 /** createStudent's birth date (1988-07-04) as the registration form types it. */
@@ -446,8 +448,7 @@ describe('registration', () => {
 
     it('does not let a staff session reset a course without a token', async () => {
       const student = await createStudent(t.db);
-      const member = await createStaff(t.db, { role: 'super_admin' });
-      const cookie = await signInStaff(t.app, member);
+      const { cookie } = await signedInStaff(t, 'super_admin');
       const response = await resetCourse(student.id, { resetToken: 'not-a-token' }, cookie);
       expect(response.statusCode).toBe(403);
       expect((await findStudent(student.id))?.archivedAt).toBeNull();
@@ -585,7 +586,6 @@ describe('registration', () => {
   });
 
   describe('manual enrolment (spec 7: backdoor true; decision 011)', () => {
-    const paymentsOf = (studentId: number) => t.db.select().from(payments).where(eq(payments.studentId, studentId));
     const auditOf = (studentId: number) =>
       t.db
         .select()
@@ -597,12 +597,12 @@ describe('registration', () => {
       expect(response.statusCode).toBe(201);
       const studentId = response.json<{ studentId: number }>().studentId;
       expect(await findStudent(studentId)).toMatchObject({ enrolledByStaffId: null, paymentAt: null });
-      expect(await paymentsOf(studentId)).toEqual([]);
+      expect(await paymentsOf(t.db, studentId)).toEqual([]);
       expect(await auditOf(studentId)).toEqual([]);
     });
 
     it('records the payment staff took for a manual enrolment: a voucher at its amount, a waived course at zero (issue 19)', async () => {
-      const cookie = await signInStaff(t.app, await createStaff(t.db, { role: 'admin' }));
+      const cookie = (await signedInStaff(t, 'admin')).cookie;
       const voucher = await register(
         { ...buildRegistration(), backdoor: true, manual_payment: { manual_method: 'voucher', amount_cents: 1500 } },
         cookie,
@@ -612,7 +612,7 @@ describe('registration', () => {
         cookie,
       );
       const recorded = async (response: LightMyRequestResponse) =>
-        (await paymentsOf(response.json<{ studentId: number }>().studentId)).map((row) => [
+        (await paymentsOf(t.db, response.json<{ studentId: number }>().studentId)).map((row) => [
           row.manualMethod,
           row.amountCents,
         ]);
@@ -623,8 +623,7 @@ describe('registration', () => {
     it.each(['admin', 'super_admin'] as const)(
       'enrols the student paid when a %s sends backdoor: a manual payment, who enrolled them, and an audit entry',
       async (role) => {
-        const member = await createStaff(t.db, { role });
-        const cookie = await signInStaff(t.app, member);
+        const { member, cookie } = await signedInStaff(t, role);
         const registration = buildRegistration();
         const licence = registration.dl_number;
         // Typed as people do; stored normalised, as every registration is.
@@ -640,7 +639,7 @@ describe('registration', () => {
           createdAt: t.clock.now(),
           dlNumber: licence,
         });
-        expect(await paymentsOf(studentId)).toEqual([
+        expect(await paymentsOf(t.db, studentId)).toEqual([
           expect.objectContaining({
             method: 'manual',
             recordedByStaffId: member.id,
@@ -680,8 +679,7 @@ describe('registration', () => {
       ['a court-limited admin', { role: 'admin' as const, courtLimited: true }],
     ])('refuses %s who sends backdoor with a 403 and writes nothing', async (_, { role, courtLimited }) => {
       const courtId = await getCourtId(t.db, 0);
-      const member = await createStaff(t.db, { role, courtId: courtLimited ? courtId : null });
-      const cookie = await signInStaff(t.app, member);
+      const { cookie } = await signedInStaff(t, role, courtLimited ? courtId : null);
       const before = {
         students: await countRows(t.db, 'students'),
         payments: await countRows(t.db, 'payments'),
@@ -700,8 +698,7 @@ describe('registration', () => {
     });
 
     it('lets a clerk register without backdoor as anyone may, unpaid and not enrolled by them', async () => {
-      const member = await createStaff(t.db, { role: 'clerk' });
-      const cookie = await signInStaff(t.app, member);
+      const { cookie } = await signedInStaff(t, 'clerk');
       const response = await register(buildRegistration(), cookie);
       expect(response.statusCode).toBe(201);
       expect(await findStudent(response.json<{ studentId: number }>().studentId)).toMatchObject({
@@ -717,7 +714,7 @@ describe('registration', () => {
       expect(response.statusCode).toBe(201);
       const studentId = response.json<{ studentId: number }>().studentId;
       expect(await findStudent(studentId)).toMatchObject({ enrolledByStaffId: null, paymentAt: null });
-      expect(await paymentsOf(studentId)).toEqual([]);
+      expect(await paymentsOf(t.db, studentId)).toEqual([]);
     });
 
     it('treats a signed-in student’s backdoor registration as an ordinary, unpaid one', async () => {

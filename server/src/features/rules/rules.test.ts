@@ -19,6 +19,7 @@ import {
   moduleIdsOf,
   passChapter,
   recordChapterPassed,
+  signedInStaff,
 } from '../../testing/course.ts';
 import { buildRegistration, createCourt, createStaff, createStudent } from '../../testing/factories.ts';
 import {
@@ -418,8 +419,6 @@ describe('course rules per profile (decision 012)', () => {
   describe('exceptions staff make, on the record (issue 17)', () => {
     const grant = (client: ApiClient, studentId: number, body: Record<string, unknown>) =>
       client.post(`/api/admin/students/${String(studentId)}/exceptions`, body);
-    const signedInStaff = async (role: 'admin' | 'super_admin' | 'clerk', courtId: number | null = null) =>
-      apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role, courtId })));
 
     it('gives a student out of final attempts one more when an admin grants it with a reason, audited', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');
@@ -428,7 +427,7 @@ describe('course rules per profile (decision 012)', () => {
       await signInAgain(t, student);
       expect((await draw(student, 6)).json()).toMatchObject({ error: { code: 'NO_ATTEMPTS_LEFT' } });
 
-      const admin = await signedInStaff('admin');
+      const admin = await signedInStaff(t, 'admin');
       const granted = await grant(admin, student.id, {
         kind: 'extra_attempt',
         chapter: 6,
@@ -462,7 +461,7 @@ describe('course rules per profile (decision 012)', () => {
       await signInAgain(t, student);
       expect((await draw(student, 1)).statusCode).toBe(403);
 
-      const admin = await signedInStaff('super_admin');
+      const admin = await signedInStaff(t, 'super_admin');
       const granted = await grant(admin, student.id, { kind: 'extend_window', days: 14, reason: 'Hospital stay' });
       expect(granted.statusCode).toBe(201);
       expect(await rulesOf(student)).toMatchObject({ deadline: '2027-02-13', closedOn: null });
@@ -472,11 +471,11 @@ describe('course rules per profile (decision 012)', () => {
     it('is refused to a clerk, to another court’s admin and without a reason, and changes nothing', async () => {
       const student = await createRulesStudent(t, 'four-hour-identity');
       const otherCourt = await createCourt(t.db);
-      const admin = await signedInStaff('admin');
+      const admin = await signedInStaff(t, 'admin');
       const body = { kind: 'extend_window', days: 5, reason: 'Family emergency' };
-      expect((await grant(await signedInStaff('clerk'), student.id, body)).statusCode).toBe(403);
+      expect((await grant(await signedInStaff(t, 'clerk'), student.id, body)).statusCode).toBe(403);
       // An admin limited to another court does not see this student at all.
-      expect((await grant(await signedInStaff('admin', otherCourt.id), student.id, body)).statusCode).toBe(404);
+      expect((await grant(await signedInStaff(t, 'admin', otherCourt.id), student.id, body)).statusCode).toBe(404);
       expect((await grant(admin, student.id, { ...body, reason: '  ' })).statusCode).toBe(400);
       const noSuchQuiz = { kind: 'extra_attempt', chapter: 5, reason: 'No such quiz' };
       expect((await grant(admin, student.id, noSuchQuiz)).statusCode).toBe(400);
@@ -492,7 +491,7 @@ describe('course rules per profile (decision 012)', () => {
 
       it('stores one grant when the same admin sends the same grant twice at once, and answers both with it', async () => {
         const student = await createStudent(t.db, { createdAt: t.clock.now() });
-        const admin = await signedInStaff('admin');
+        const admin = await signedInStaff(t, 'admin');
 
         const answers = await Promise.all([
           grant(admin, student.id, finalAttempt),
@@ -513,7 +512,7 @@ describe('course rules per profile (decision 012)', () => {
 
       it('answers the same grant sent again within the minute with the first, and stores nothing more', async () => {
         const student = await createStudent(t.db, { createdAt: t.clock.now() });
-        const admin = await signedInStaff('admin');
+        const admin = await signedInStaff(t, 'admin');
         const first = (await grant(admin, student.id, finalAttempt)).json<RulesException[]>();
 
         t.clock.advance(MINUTE - 1000);
@@ -526,7 +525,7 @@ describe('course rules per profile (decision 012)', () => {
 
       it('stores the same grant again when the admin sends it more than a minute after the first', async () => {
         const student = await createStudent(t.db, { createdAt: t.clock.now() });
-        const admin = await signedInStaff('admin');
+        const admin = await signedInStaff(t, 'admin');
         expect((await grant(admin, student.id, finalAttempt)).statusCode).toBe(201);
 
         t.clock.advance(MINUTE + 1000);
@@ -539,11 +538,11 @@ describe('course rules per profile (decision 012)', () => {
 
       it('stores a grant for another quiz, or from another admin, sent within the same minute', async () => {
         const student = await createStudent(t.db, { createdAt: t.clock.now() });
-        const admin = await signedInStaff('admin');
+        const admin = await signedInStaff(t, 'admin');
         expect((await grant(admin, student.id, finalAttempt)).statusCode).toBe(201);
 
         expect((await grant(admin, student.id, { ...finalAttempt, chapter: 3 })).statusCode).toBe(201);
-        expect((await grant(await signedInStaff('super_admin'), student.id, finalAttempt)).statusCode).toBe(201);
+        expect((await grant(await signedInStaff(t, 'super_admin'), student.id, finalAttempt)).statusCode).toBe(201);
 
         expect(await storedGrants(student.id)).toHaveLength(3);
       });
@@ -551,7 +550,7 @@ describe('course rules per profile (decision 012)', () => {
 
     it('refuses an exception for an enrolment archived by a retake, storing nothing (decision 041)', async () => {
       const student = await createStudent(t.db, { createdAt: t.clock.now(), archivedAt: t.clock.now() });
-      const admin = await signedInStaff('admin');
+      const admin = await signedInStaff(t, 'admin');
 
       const refused = await grant(admin, student.id, {
         kind: 'extra_attempt',
@@ -630,8 +629,7 @@ describe('course rules per profile (decision 012)', () => {
       expect(spanish.json<StudentRules>().profile.name).toBe('Curso de 4 horas con verificación de identidad');
 
       const otherCourt = await createCourt(t.db);
-      const limited = await createStaff(t.db, { role: 'admin', courtId: otherCourt.id });
-      const limitedClient = apiClient(t.app, await signInStaff(t.app, limited));
+      const limitedClient = await signedInStaff(t, 'admin', otherCourt.id);
       expect((await limitedClient.get(`/api/students/${String(student.id)}/rules`)).statusCode).toBe(404);
 
       const detail = await adminClient.get(`/api/admin/students/${String(student.id)}`);

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminStudent, IdentityCheckState, RulesProfile, SeatTimeStatus } from '@ts/contract';
 import { rulesProfiles, seatTimeLedger } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { type ApiClient, apiClient, moduleIdsOf, takeQuiz } from '../../testing/course.ts';
-import { createCourt, createStaff, createStudent, markStudentPaid } from '../../testing/factories.ts';
-import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
+import { type ApiClient, apiClient, moduleIdsOf, takeQuiz, signedInStaff } from '../../testing/course.ts';
+import { createCourt, createStudent, markStudentPaid } from '../../testing/factories.ts';
+import { signInStudent } from '../../testing/sign-in.ts';
 import { answerPersonalQuestions, currentProfileVersion, PERSONAL_TEST_ANSWER } from '../../testing/rules.ts';
 import { creditForGap } from './seat-time.service.ts';
 import { appendOnPglite } from './heartbeat.service.ts';
@@ -486,7 +486,7 @@ describe('seat time', () => {
 
   describe('for staff', () => {
     async function detailAsAdmin(studentId: number): Promise<AdminStudent> {
-      const admin = apiClient(t.app, await signInStaff(t.app, await createStaff(t.db, { role: 'admin' })));
+      const admin = await signedInStaff(t, 'admin');
       const response = await admin.get(`/api/admin/students/${String(studentId)}`);
       expect(response.statusCode, response.body).toBe(200);
       return response.json<AdminStudent>();
