@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
-import { certificatesOf, createCourseStudent, recordCourseCompletion } from '../testing/certificates.ts';
+import { certificatesOf, completedStudent } from '../testing/certificates.ts';
 import { signedInStaff } from '../testing/course.ts';
 import { certificateDeliveries, certificates } from './schema.ts';
 
@@ -28,8 +28,7 @@ describe('migration 0027 on rows written before it', () => {
 
   it('names the reissue on every certificate a past approval superseded, and marks the emails it stopped cancelled', async () => {
     const superAdmin = await signedInStaff(t, 'super_admin');
-    const student = await createCourseStudent(t);
-    await recordCourseCompletion(t, student.id);
+    const student = await completedStudent(t);
     await superAdmin.post('/api/pdf/certificate?noEmail=1', {
       studentId: student.id,
       completionDate: 'January 2, 2024',

@@ -4,7 +4,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, certificateDeliveries, students } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import { createCourseStudent, onlyCertificateOf, recordCourseCompletion } from '../../testing/certificates.ts';
+import {
+  createCourseStudent,
+  onlyCertificateOf,
+  recordCourseCompletion,
+  completedStudent,
+} from '../../testing/certificates.ts';
 import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 import { createStudent } from '../../testing/factories.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
@@ -130,8 +135,7 @@ describe("a student's contact details", () => {
   });
 
   it('sends the certificate to the corrected address when the contact is corrected while it is going to the old one', async () => {
-    const student = await createCourseStudent(t, { email: 'lucia.old@example.com' });
-    await recordCourseCompletion(t, student.id);
+    const student = await completedStudent(t, { email: 'lucia.old@example.com' });
     const corrected = 'lucia.during@example.com';
     // The admin's correction lands while the worker is handing the old address's email to the mail server.
     const correctingMailer: Mailer = {

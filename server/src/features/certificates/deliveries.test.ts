@@ -10,13 +10,7 @@ import { certificates } from '../../db/schema.ts';
 import type { LoadGauge } from '../../platform/event-loop-load.ts';
 import { createMailer, type Mailer } from '../../platform/mail/mailer.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
-import {
-  createCourseStudent,
-  deliveriesOf,
-  onlyCertificateOf,
-  recordCourseCompletion,
-  completedStudent,
-} from '../../testing/certificates.ts';
+import { deliveriesOf, completedStudent } from '../../testing/certificates.ts';
 import { createStaff } from '../../testing/factories.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
 import {
@@ -60,23 +54,17 @@ describe("the delivery worker's round on a busy instance (issue 15)", () => {
     await t.close();
   });
 
-  /** A student who completed the course; their certificate's emails (student, court) are queued. */
-  async function certifiedStudent() {
-    const student = await createCourseStudent(t);
-    await recordCourseCompletion(t, student.id);
-    return onlyCertificateOf(t.db, student.id);
-  }
   const statusesOf = async (certificate: { id: number }) =>
     (await deliveriesOf(t.db, certificate.id)).map((delivery) => delivery.status);
 
   it('keeps certificate emails waiting while the instance is busy, up to a minute, then sends every due one', async () => {
-    const first = await certifiedStudent();
+    const first = (await completedStudent(t)).certificate;
     const busy = gaugeSaying(true);
     expect(await runDeliveryRound(t.db, t.clock, t.config, t.mailer, busy)).toBe(0);
     t.clock.advance(MAX_WAIT_FOR_BUSY_MS - 1000);
     expect(await runDeliveryRound(t.db, t.clock, t.config, t.mailer, busy)).toBe(0);
     expect(await statusesOf(first)).toEqual(['queued', 'queued']);
-    const second = await certifiedStudent();
+    const second = (await completedStudent(t)).certificate;
     t.clock.advance(2000);
     expect(await runDeliveryRound(t.db, t.clock, t.config, t.mailer, busy)).toBe(4);
     expect(await statusesOf(first)).toEqual(['sent', 'sent']);
@@ -86,7 +74,7 @@ describe("the delivery worker's round on a busy instance (issue 15)", () => {
   });
 
   it('sends at once on a quiet instance', async () => {
-    const certificate = await certifiedStudent();
+    const certificate = (await completedStudent(t)).certificate;
     expect(await runDeliveryRound(t.db, t.clock, t.config, t.mailer, gaugeSaying(false))).toBe(2);
     expect(await statusesOf(certificate)).toEqual(['sent', 'sent']);
   });

@@ -190,10 +190,8 @@ describe('issuing certificates', () => {
     });
 
     it('queues only the student’s email when the court has no clerk address', async () => {
-      const student = await createCourseStudent(t, {}, { email: null });
-      await recordCourseCompletion(t, student.id);
-      const certificate = await onlyCertificateOf(t.db, student.id);
-      const deliveries = await deliveriesOf(t.db, certificate.id);
+      const student = await completedStudent(t, {}, { email: null });
+      const deliveries = await deliveriesOf(t.db, student.certificate.id);
       expect(deliveries.map((delivery) => [delivery.recipient, delivery.email])).toEqual([['student', student.email]]);
     });
   });
