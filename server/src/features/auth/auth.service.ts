@@ -108,7 +108,7 @@ export async function authenticateStaff(
 
 /** The signed-in user's display copy (spec 3), as the session lookup read it this request. */
 export function getSessionUser(auth: Auth): SessionUser {
-  // Read with the session itself (plugins/session.ts): /api/me costs no second query (issue 15).
+  // Read with the session itself (plugins/session.ts): /api/me costs no second query (decision 019).
   return auth.kind === 'student'
     ? presentUser({ id: auth.studentId, type: 'student', courtId: null, person: auth.person })
     : presentUser({

@@ -61,7 +61,7 @@ export async function registerStudent(
     schoolTimeZone: string;
     /** The caller's address, for the duplicate-probe throttle. */
     ip: string;
-    /** The school's price, for a manual enrolment's payment when no amount is given (issue 19). */
+    /** The school's price, for a manual enrolment's payment when no amount is given (decision 026). */
     defaultPriceCents: number;
   },
   input: Registration,
@@ -334,7 +334,7 @@ async function issueResetToken(
  * Archives an enrolment so its owner can register again (spec 4, "Continue and Register").
  * Allowed only with a valid single-use reset token for that enrolment, which the duplicate
  * registration hands out when it proves the enrolment's identity (decision 004). Not even the
- * enrolment's own session may do it without one (issue 13): a stolen or shared session must not
+ * enrolment's own session may do it without one (decision 004): a stolen or shared session must not
  * be able to wipe a paid course. Nothing is deleted: the row keeps its progress, payments and
  * certificates. Its open PaymentIntents are canceled once it is archived (decision 042).
  */
@@ -360,7 +360,7 @@ export async function resetStudentCourse(
       )
       .returning({ studentId: resetTokens.studentId, email: resetTokens.email, dlNumber: resetTokens.dlNumber });
     if (!used) throw forbidden('This reset link is not valid any more. Please register again.');
-    // Issue 19: every detail of the registration that follows must be free once this enrolment is
+    // Decision 026: every detail of the registration that follows must be free once this enrolment is
     // archived; otherwise nothing changes (this transaction, the token's use included, rolls back).
     // (A token from before the check was added names neither detail; it expires within 30 minutes.)
     const held = [

@@ -30,7 +30,7 @@ describe('registration', () => {
   });
 
   // Each registration from its own address, unless a test says otherwise: duplicates count
-  // against the per-address guess cap (issue 13), which only the throttle tests are about.
+  // against the per-address guess cap (decision 004), which only the throttle tests are about.
   const register = (payload: object, cookie?: string, remoteAddress = uniqueAddress()) =>
     t.app.inject({
       method: 'POST',
@@ -66,7 +66,7 @@ describe('registration', () => {
   };
 
   describe('POST /api/register/student', () => {
-    it('keeps the optional case or citation number (issue 17) as typed, trimmed, and refuses one with other characters', async () => {
+    it('keeps the optional case or citation number (decision 024) as typed, trimmed, and refuses one with other characters', async () => {
       const withNumber = await register(buildRegistration({ case_number: ' TR-2026/00417 ' }));
       expect(withNumber.statusCode).toBe(201);
       const student = await findStudent(withNumber.json<{ studentId: number }>().studentId);
@@ -339,7 +339,7 @@ describe('registration', () => {
       expect(await findStudent(studentId)).toMatchObject({ archivedAt: null, paymentAt: null });
     });
 
-    it('offers no reset when the email belongs to another enrolment than the licence, so nothing is archived in vain (issue 19)', async () => {
+    it('offers no reset when the email belongs to another enrolment than the licence, so nothing is archived in vain (decision 026)', async () => {
       const byLicence = await createStudent(t.db);
       const byEmail = await createStudent(t.db);
       const registration: Registration = buildRegistration({ ...identityOf(byLicence), email: byEmail.email });
@@ -354,7 +354,7 @@ describe('registration', () => {
       expect((await findStudent(byLicence.id))?.archivedAt).toBeNull();
     });
 
-    it('archives nothing when another enrolment took the email after the token was given, and says which detail (issue 19)', async () => {
+    it('archives nothing when another enrolment took the email after the token was given, and says which detail (decision 026)', async () => {
       const existing = await createStudent(t.db);
       const registration: Registration = buildRegistration(identityOf(existing));
       const { resetToken } = (await register(registration)).json<{ error: { resetToken: string } }>().error;
@@ -424,7 +424,7 @@ describe('registration', () => {
       expect((await findStudent(existing.id))?.archivedAt).toBeNull();
     });
 
-    it('does not let a signed-in student archive their own course without the dialog’s token (issue 13)', async () => {
+    it('does not let a signed-in student archive their own course without the dialog’s token (decision 004)', async () => {
       const student = await createStudent(t.db, { paymentAt: new Date('2026-11-01T00:00:00Z') });
       const cookie = await signInStudent(t.app, student);
 
@@ -486,7 +486,7 @@ describe('registration', () => {
     });
   });
 
-  describe('duplicate probes count as sign-in guesses (issue 13)', () => {
+  describe('duplicate probes count as sign-in guesses (decision 004)', () => {
     const signIn = (student: { lastName: string; dlNumber: string }, remoteAddress = uniqueAddress()) =>
       t.app.inject({
         method: 'POST',
@@ -601,7 +601,7 @@ describe('registration', () => {
       expect(await auditOf(studentId)).toEqual([]);
     });
 
-    it('records the payment staff took for a manual enrolment: a voucher at its amount, a waived course at zero (issue 19)', async () => {
+    it('records the payment staff took for a manual enrolment: a voucher at its amount, a waived course at zero (decision 026)', async () => {
       const cookie = (await signedInStaff(t, 'admin')).cookie;
       const voucher = await register(
         { ...buildRegistration(), backdoor: true, manual_payment: { manual_method: 'voucher', amount_cents: 1500 } },
@@ -643,7 +643,7 @@ describe('registration', () => {
           expect.objectContaining({
             method: 'manual',
             recordedByStaffId: member.id,
-            // Issue 19: the course price for the student's court unless the staff member typed another.
+            // Decision 026: the course price for the student's court unless the staff member typed another.
             amountCents: t.config.coursePriceCents,
             providerPaymentId: null,
             createdAt: t.clock.now(),
