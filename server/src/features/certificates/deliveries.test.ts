@@ -13,14 +13,14 @@ import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { deliveriesOf, completedStudent } from '../../testing/certificates.ts';
 import { createStaff } from '../../testing/factories.ts';
 import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
+import { resendDelivery } from './deliveries.service.ts';
 import {
   MAX_WAIT_FOR_BUSY_MS,
   processAllDueDeliveries,
-  resendDelivery,
   RETRY_FOR_MS,
   retryDelay,
   runDeliveryRound,
-} from './deliveries.service.ts';
+} from './delivery-worker.service.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

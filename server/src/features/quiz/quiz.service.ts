@@ -34,7 +34,7 @@ import {
 } from './open-attempts.ts';
 import { assertAttemptAllowed, attemptsAllowedFor, hasSpecQuizRules, quizRulesFor } from './quiz-rules.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
-import { createKeptAnswers } from '../../platform/kept-answers.ts';
+import { createDerivedCache } from '../../platform/caches.ts';
 import { getRulesProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 const alreadySubmitted = () =>
@@ -234,7 +234,7 @@ async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
  * reloads find the attempt in this instance's open-attempt copy, so a reload gets the same quiz
  * object, and the route sends that object's kept JSON text (serve's memoisedAnswer).
  */
-const keptQuizzes = createKeptAnswers<Quiz>();
+const keptQuizzes = createDerivedCache<Quiz>();
 
 /** The drawn questions with their answers, none marked correct, in the student's language. */
 async function presentAttempt(
