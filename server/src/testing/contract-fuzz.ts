@@ -8,7 +8,7 @@ import type { Db } from '../db/client.ts';
 import { selectRows } from './rows.ts';
 
 /**
- * The contract fuzz (issue 13): every endpoint the contract declares, and the few raw routes
+ * The contract fuzz (decision 016): every endpoint the contract declares, and the few raw routes
  * outside it, sent bad values field by field. See contract-fuzz.test.ts for what is asserted.
  */
 

@@ -151,7 +151,7 @@ const ROWS: Row[] = [
     }),
   },
   {
-    // Issue 17: exceptions to a student's rules, made as a lock is lifted: admins within their
+    // Exceptions to a student's rules, made as a lock is lifted: admins within their
     // court scope, never a clerk.
     route: 'POST /api/admin/students/:id/exceptions',
     request: (world, court) => ({
@@ -237,7 +237,7 @@ const ROWS: Row[] = [
       method: 'GET',
       url: `/api/certificates/${encodeURIComponent(world.certificateNumbers[court])}/pdf`,
     }),
-    // Anonymous too gets 404: a certificate number must not be confirmed to a stranger (issue 13).
+    // Anonymous too gets 404: a certificate number must not be confirmed to a stranger (decision 016).
     expected: (caller, court) => ({ status: isStaff(caller) && coversCourt(caller, court) ? 200 : 404 }),
   },
   {
@@ -272,7 +272,7 @@ const ROWS: Row[] = [
     expected: rolesMay(['admin', 'super_admin']),
   },
   {
-    // Issue 16's one Save: the question as it is, sent back unchanged.
+    // The question page's one Save: the question as it is, sent back unchanged.
     route: 'PUT /api/admin/questions/:id',
     request: (world) => ({
       method: 'PUT',
@@ -361,7 +361,7 @@ const ROWS: Row[] = [
     request: () => ({ method: 'GET', url: '/api/admin/audit' }),
     expected: rolesMay(['super_admin']),
   },
-  // Issue 18: a court's completions: its own staff (the court's record only), admins over every
+  // A court's completions: its own staff (the court's record only), admins over every
   // court (any court's); the acknowledgement is the court's alone.
   {
     route: 'GET /api/court/completions',
@@ -386,7 +386,7 @@ const ROWS: Row[] = [
       caller.startsWith('court_') ? { status: caller.endsWith(`_${court}`) ? 200 : 404 } : { status: 403 },
     ),
   },
-  // Issue 19: admins correct a student's contact details, within their court; never clerks.
+  // Admins correct a student's contact details, within their court; never clerks.
   {
     route: 'PUT /api/admin/students/:id/contact',
     request: (world, court) => ({
@@ -405,7 +405,7 @@ const ROWS: Row[] = [
       isClerk(caller) ? { status: 403 } : { status: coversCourt(caller, court) ? 200 : 404 },
     ),
   },
-  // Issue 18: corrections are decided by admins, a court's own admin for that court only; never clerks.
+  // Corrections are decided by admins, a court's own admin for that court only; never clerks.
   {
     route: 'GET /api/admin/corrections',
     request: () => ({ method: 'GET', url: '/api/admin/corrections?status=pending' }),
@@ -425,7 +425,7 @@ const ROWS: Row[] = [
     }),
     expected: staffOnly((caller) => ({ status: isClerk(caller) ? 403 : 404 })),
   },
-  // Issue 17: a state's report spans its courts: admins over every court only, never a clerk.
+  // A state's report spans its courts: admins over every court only, never a clerk.
   {
     route: 'GET /api/admin/state-filings',
     request: () => ({ method: 'GET', url: '/api/admin/state-filings' }),

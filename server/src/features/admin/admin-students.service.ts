@@ -218,7 +218,7 @@ export async function getStudentDetail(
 }
 
 /**
- * Issue 19: staff correct a student's email and mailing address, audited before and after, and
+ * Staff correct a student's email and mailing address, audited before and after, and
  * the student's certificate emails follow the new address (resent at once when asked), in one
  * transaction. An email another active enrolment uses is refused, and nothing changes.
  */

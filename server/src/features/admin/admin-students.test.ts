@@ -216,7 +216,7 @@ describe('admin students: GET /api/admin/students and the detail', () => {
       ]);
     });
 
-    describe('sorting (issue 16)', () => {
+    describe('sorting (decision 021)', () => {
       it('sorts by last then first name, either way, without regard to case', async () => {
         const countyCourt = await createCourt(t.db);
         const named = async (firstName: string, lastName: string) =>

@@ -21,7 +21,7 @@ export function registerAdminRoutes(app: FastifyInstance, { db, clock, config }:
     ),
   );
 
-  // Issue 19: admins (a court's own admin for that court's students), never clerks.
+  // Admins (a court's own admin for that court's students), never clerks.
   serve(
     app,
     adminStudentsApi.updateContact,

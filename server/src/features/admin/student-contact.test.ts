@@ -23,7 +23,7 @@ const NEW_CONTACT = {
   zip: '89501',
 };
 
-/** Issue 19: an address that cannot receive mail, and staff correcting it. */
+/** An address that cannot receive mail, and staff correcting it. */
 describe("a student's contact details", () => {
   let t: TestApp;
   let admin: ApiClient;

@@ -9,7 +9,7 @@ describe('parseCompletionDate (the completion date a super_admin types)', () => 
     expect(parseCompletionDate('December 31, 2025', TODAY)).toBe('2025-12-31');
   });
 
-  it('reads a date picker’s 2023-01-01 as itself (issue 16)', () => {
+  it('reads a date picker’s 2023-01-01 as itself (decision 021)', () => {
     expect(parseCompletionDate('2023-01-01', TODAY)).toBe('2023-01-01');
     expect(parseCompletionDate('2026-11-22', TODAY)).toBe('2026-11-22');
   });

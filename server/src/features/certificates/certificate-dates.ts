@@ -3,7 +3,7 @@ import { MONTHS } from '../../platform/pdf/certificate-pdf.ts';
 /**
  * Spec 2: the completion date a super_admin types, like 'January 1, 2023', parsed strictly: a full
  * English month name, a real day, a four-digit year, not in the future; or as a date picker gives
- * it, 2023-01-01 (issue 16). Returns YYYY-MM-DD or null.
+ * it, 2023-01-01 (decision 021). Returns YYYY-MM-DD or null.
  */
 export function parseCompletionDate(text: string, today: Date): string | null {
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
@@ -27,7 +27,7 @@ export function parseCompletionDate(text: string, today: Date): string | null {
 /**
  * A student's name on the public verification page: initials only ("J. N."), so anyone holding
  * a certificate number can check it belongs to the person in front of them, but learns neither
- * the first name nor how long the last name is (issue 13). A hyphenated or multi-part name gives
+ * the first name nor how long the last name is (decision 016). A hyphenated or multi-part name gives
  * the initial of its first part.
  */
 export function maskName(firstName: string, lastName: string): string {

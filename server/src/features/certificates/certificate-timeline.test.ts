@@ -18,7 +18,7 @@ const facts = (overrides: Partial<TimelineFacts> = {}): TimelineFacts => ({
   ...overrides,
 });
 
-/** Issue 18: where a certificate is, as the student's tracker shows it. */
+/** Where a certificate is, as the student's tracker shows it. */
 describe('the certificate timeline', () => {
   it('walks from passed to received by the court, with the moment of each step done', () => {
     const acknowledged = new Date('2026-11-22T16:00:00Z');

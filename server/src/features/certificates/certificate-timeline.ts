@@ -31,7 +31,7 @@ function deliveryStep(step: CertificateTimelineStep['step'], delivery: DeliveryF
 }
 
 /**
- * Issue 18: where a certificate is, between "passed" and "the court has it", as the student's
+ * Where a certificate is, between "passed" and "the court has it", as the student's
  * Certificates page shows it: passed, issued, emailed to the student, sent to the court (or filed
  * with the state, under that routing), received by the court. Steps the school does not take for
  * this certificate (no court email under student_only, no email at all for a certificate issued

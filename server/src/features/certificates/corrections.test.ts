@@ -9,7 +9,7 @@ import { certificatesOf, createCourseStudent, completedStudent } from '../../tes
 import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 import { processAllDueDeliveries } from './delivery-worker.service.ts';
 
-/** Issue 18: corrections without a fee, and the superseded chain they leave. */
+/** Corrections without a fee, and the superseded chain they leave. */
 describe('certificate corrections', () => {
   let t: TestApp;
   let admin: ApiClient;

@@ -5,7 +5,7 @@ import { serve, staffRoles } from '../../plugins/endpoint.ts';
 import { acknowledgeCompletion, listCourtCompletions } from './court-view.service.ts';
 
 /**
- * Issue 18 (decision 025): a court's own staff (a clerk or admin limited to the court) see and
+ * A court's own staff (a clerk or admin limited to the court) see and
  * acknowledge their court's completions; admins and super admins over every court see any
  * court's, read-only; a school clerk over every court has no use for it (403).
  */

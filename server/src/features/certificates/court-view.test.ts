@@ -9,7 +9,7 @@ import { signedInStaff } from '../../testing/course.ts';
 
 type Page = { rows: CourtCompletion[]; total: number; page: number; pageSize: number };
 
-/** Issue 18: the court's own view of its completions, and its acknowledgement of receipt. */
+/** The court's own view of its completions, and its acknowledgement of receipt. */
 describe('the court view', () => {
   let t: TestApp;
   beforeAll(async () => {

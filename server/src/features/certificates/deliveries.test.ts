@@ -45,7 +45,7 @@ function gaugeSaying(busy: boolean): LoadGauge & { marks: number } {
   };
 }
 
-describe("the delivery worker's round on a busy instance (issue 15)", () => {
+describe("the delivery worker's round on a busy instance (decision 019)", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();

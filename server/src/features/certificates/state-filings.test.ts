@@ -10,7 +10,7 @@ import { createCounty, createCourt, createStaff } from '../../testing/factories.
 import { signInStaff, signInStudent } from '../../testing/sign-in.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
 
-/** Issue 17: certificates held for a state's report, exported in batches and marked filed or rejected. */
+/** Certificates held for a state's report, exported in batches and marked filed or rejected. */
 describe('state filings', () => {
   let t: TestApp;
   let admin: StaffClient;

@@ -16,7 +16,7 @@ import {
   listTopics,
 } from './content.service.ts';
 
-// Every course call needs a signed-in student who has paid (issue 3: 402 otherwise).
+// Every course call needs a signed-in student who has paid (SPEC 6: 402 otherwise).
 export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
   /** The student's state edition: their pinned rules profile's (decision 051). */
   const editionOf = async (auth: { profile: ProfileRef }) => (await getPinnedProfile(db, auth.profile)).rules.edition;

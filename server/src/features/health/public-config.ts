@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 /**
  * The settings the web app needs before anyone signs in: served at /api/public/config and
  * written into the app page itself, so the first page knows the school's name and time zone
- * without waiting for a call (issue 16).
+ * without waiting for a call (decision 021).
  */
 export function describePublicConfig({ config, payments }: Pick<AppDeps, 'config' | 'payments'>): PublicConfig {
   return {

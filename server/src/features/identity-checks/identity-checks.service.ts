@@ -36,7 +36,7 @@ import {
 import { lockStudentRow } from '../../db/student-lock.ts';
 
 /**
- * Identity checks and course locks (issue 8, decision 012). A check asks one fact of the
+ * Identity checks and course locks (decision 012). A check asks one fact of the
  * student's own record with a time limit: at random moments of counted seat time, and before the
  * final exam when the profile says so. A wrong answer is followed at once by another question
  * while the profile's retries last (each question is a row of identity_checks; a check is a first

@@ -5,7 +5,7 @@ import { jsonArrayColumn } from '../../db/subquery-columns.ts';
 import type { StudentProfile } from '../rules/rules.service.ts';
 import { type CheckRow, groupChecks, isRandomCheckDueAt } from './identity-schedule.ts';
 
-// Whether an identity check holds the course, answered from columns of a bigger query (issue 15):
+// Whether an identity check holds the course, answered from columns of a bigger query (decision 019):
 // the heartbeat reads its seat time, the chapters done and these in one round trip instead of a
 // locked transaction per beat. Only a question whose time ran out unanswered needs the locked
 // path (hasIdentityHold), which marks it timed out and may lock the course.

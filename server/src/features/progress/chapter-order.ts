@@ -7,7 +7,7 @@ import { chapterCompletions } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 
 // Chapter order sits apart from progress.service.ts so that seat time, identity checks and
-// quizzes can ask whether a chapter is open without importing completion (issue 14: no cycles).
+// quizzes can ask whether a chapter is open without importing completion (decision 017: no cycles).
 
 /** Spec 3: the chapters a student has completed; 6 once the final exam is passed. */
 export async function listCompletedChapterIds(db: Db, studentId: number): Promise<number[]> {
@@ -29,7 +29,7 @@ export function prerequisiteChapters(chapterId: number): number[] {
 }
 
 /**
- * The same rule as a condition of a statement (issue 15: a module's completion is written in one
+ * The same rule as a condition of a statement (decision 019: a module's completion is written in one
  * trip only while its chapter is open): true when the student (`studentId`, an SQL expression)
  * completed every chapter of `needed`, a JSON array parameter holding prerequisiteChapters.
  */

@@ -51,7 +51,7 @@ export function keepStudentProgress(
 
 /**
  * The student's completed modules and chapters, from this instance's copy when it is as new as
- * the progress version the session lookup read at the start of the request (issue 15, decision
+ * the progress version the session lookup read at the start of the request (decision
  * 019): a trigger raises the version on every change to the completions, whoever writes, so a
  * copy that is not stale is right on every instance. Otherwise one query reads them again.
  * Takes the app's database, never a transaction (a copy must not hold uncommitted rows).

@@ -160,7 +160,7 @@ export async function editAnswer(
 }
 
 /**
- * The question page's one Save (issue 16): the question's texts, every answer's texts and the
+ * The question page's one Save (decision 021): the question's texts, every answer's texts and the
  * correct answer, in one transaction, so a failure leaves the question as it was. Each change is
  * made and audited as the spec's edit calls make it (one entry per question or answer changed);
  * nothing changed writes nothing. The answers sent are exactly this question's, the correct one

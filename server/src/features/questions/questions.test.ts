@@ -300,7 +300,7 @@ describe('modify questions', () => {
     expect(key.filter((answer) => answer.isCorrect)).toHaveLength(1);
   });
 
-  describe('the question page’s one Save (issue 16)', () => {
+  describe('the question page’s one Save (decision 021)', () => {
     const saveAll = (client: ApiClient, question: AdminQuestion, overrides: Record<string, unknown> = {}) =>
       client.put(`/api/admin/questions/${String(question.id)}`, {
         content: question.question,
@@ -401,7 +401,7 @@ describe('modify questions', () => {
     const list = response.json<{ id: number; chapter_id: number; question: string; edition: string | null }[]>();
     const rows = await t.db.select().from(questions);
     expect(list).toHaveLength(rows.length);
-    // Chapters 1-4's quiz banks and the final's own (6, issue 17).
+    // Chapters 1-4's quiz banks and the final's own (6).
     expect(new Set(list.map((question) => question.chapter_id))).toEqual(new Set([1, 2, 3, 4, 6]));
     const row = rows[0]!;
     expect(list.find((question) => question.id === row.id)).toEqual({

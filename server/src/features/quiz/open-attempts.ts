@@ -68,7 +68,7 @@ function openAttemptsColumn() {
 
 /**
  * A student's unsubmitted attempt at a quiz, from this instance's copy when it is as new as the
- * progress version the session lookup read (issue 15): a trigger raises that version whenever an
+ * progress version the session lookup read (decision 019): a trigger raises that version whenever an
  * attempt is drawn or graded (migration 0014), whoever writes, so a reload of an open quiz needs
  * no query of its own on any instance, nor does grading it. Otherwise one query reads the student's
  * open attempts. Takes the app's database, never a transaction (a copy must not hold uncommitted
@@ -92,7 +92,7 @@ interface DrawRead {
  * What a draw reads first: the open attempt as findFreshOpenAttempt finds it and, when it reads
  * (the copy was stale), in the same trip the student's completions, kept as the progress copy the
  * draw's checks read next (decision 029), and the questions of the chapter's latest attempt, the
- * ones a new draw leaves out (issue 15: they were a read of their own, one of a draw's four).
+ * ones a new draw leaves out (decision 019: they were a read of their own, one of a draw's four).
  * `previousQuestionIds` is undefined when nothing was read.
  */
 export async function readForDraw(

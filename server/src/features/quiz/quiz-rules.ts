@@ -44,7 +44,7 @@ export function hasSpecQuizRules(rules: RulesProfile): boolean {
 const MINUTE = 60_000;
 
 /**
- * The attempts a student has at a quiz: the profile's, plus any an admin granted (issue 17);
+ * The attempts a student has at a quiz: the profile's, plus any an admin granted;
  * null is unlimited (nothing is read).
  */
 export async function attemptsAllowedFor(

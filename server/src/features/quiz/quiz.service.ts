@@ -101,7 +101,7 @@ function questionsAsShown(
   });
 }
 
-/** Issue 17: each question's answers in a new order for this attempt, so no position gives the answer away. */
+/** Each question's answers in a new order for this attempt, so no position gives the answer away. */
 function shuffleAnswers(content: CourseContent, questionIds: number[]): Record<string, number[]> {
   return Object.fromEntries(
     questionIds.map((id) => [String(id), shuffle((content.questionById.get(id)?.answers ?? []).map((a) => a.id))]),
@@ -230,7 +230,7 @@ async function findLatestAttempt(db: Db, studentId: number, chapterId: number) {
 }
 
 /**
- * A shown quiz, kept with its open attempt per content version, language and rules (issue 15):
+ * A shown quiz, kept with its open attempt per content version, language and rules (decision 019):
  * reloads find the attempt in this instance's open-attempt copy, so a reload gets the same quiz
  * object, and the route sends that object's kept JSON text (serve's memoisedAnswer).
  */

@@ -78,7 +78,7 @@ describe('quizzes and the final exam', () => {
     expect(spanish.questions[0]?.question).not.toBe(english.questions[0]?.question);
     expect(await drawChapterQuiz(client, 1)).toEqual(drawn);
 
-    // Reloads are answered from memory (issue 15), yet an edit by staff shows on the next one.
+    // Reloads are answered from memory (decision 019), yet an edit by staff shows on the next one.
     const first = english.questions[0]!;
     const [before] = await t.db.select().from(questions).where(eq(questions.id, first.id));
     await t.db
@@ -94,7 +94,7 @@ describe('quizzes and the final exam', () => {
     }
   });
 
-  describe('answers in a new order on every attempt (issue 17)', () => {
+  describe('answers in a new order on every attempt (decision 022)', () => {
     it('stores the order each question’s answers were shown in, shows it again on reload and in the results', async () => {
       const { id, client } = await paidStudent();
       await completeModulesOf(client, t.db, id, 1);
@@ -286,7 +286,7 @@ describe('quizzes and the final exam', () => {
     const final = drawn.json<Quiz>();
     expect(final.questions).toHaveLength(20);
     expect(final.passMark).toBe(14);
-    // Issue 17: never a chapter quiz's question, whose answer the student has already been shown.
+    // Never a chapter quiz's question, whose answer the student has already been shown.
     expect(final.questions.every((question) => question.chapter_id === 6)).toBe(true);
     const tested = await testedChapters(final);
     expect([1, 2, 3, 4].map((chapter) => tested.filter((n) => n === chapter).length)).toEqual([5, 5, 5, 5]);

@@ -8,7 +8,7 @@ import type { StudentProfile } from './rules.service.ts';
 import { windowExtensionDaysColumn } from './exceptions.queries.ts';
 
 /**
- * The completion window (issue 8, decision 012). Dates are calendar days (YYYY-MM-DD) of the
+ * The completion window (decision 012). Dates are calendar days (YYYY-MM-DD) of the
  * school's time zone. The window ends `windowDays` after the day of registration; the student's
  * deadline is the earlier of that day and the court's due date given at registration.
  *
@@ -39,7 +39,7 @@ export function completionStatusOn(
   completion: StudentProfile['rules']['completion'],
   input: { registeredOn: string; courtDueDate: string | null; today: string; extensionDays?: number },
 ): CompletionStatus {
-  // Days an admin added (issue 17) lengthen the window; without a window there is nothing to extend.
+  // Days an admin added lengthen the window; without a window there is nothing to extend.
   const windowEnds =
     completion.windowDays === null
       ? null

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { rulesExceptions } from '../../db/schema.ts';
 import { OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
 
-/** Attempts staff added to a student's quiz (or final) beyond the profile's (issue 17). */
+/** Attempts staff added to a student's quiz (or final) beyond the profile's. */
 export async function countExtraAttempts(db: Db, input: { studentId: number; chapterId: number }): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -30,7 +30,7 @@ export async function listExtraAttempts(db: Db, studentId: number): Promise<{ ch
 }
 
 /**
- * Days staff added to the completion window of the row's student (issue 17), as a column of a
+ * Days staff added to the completion window of the row's student, as a column of a
  * query on `students`, so the window is read with the student in one statement.
  */
 export const windowExtensionDaysColumn = sql<number>`(select coalesce(sum(${rulesExceptions.days}), 0)::int from ${rulesExceptions} where ${rulesExceptions.studentId} = ${OUTER_STUDENT_ID} and ${rulesExceptions.kind} = 'extend_window')`;

@@ -10,7 +10,7 @@ import { repeatWindowStart } from '../../plugins/repeats.ts';
 import { findRecentIdenticalGrant } from './exceptions.queries.ts';
 
 /**
- * Issue 17: a student out of attempts, or past the completion window, could only register and pay
+ * A student out of attempts, or past the completion window, could only register and pay
  * again. An admin may now grant one more attempt at a quiz (or the final) or extend the window by
  * some days, always with a reason; the grant and its audit entry are written together, and the
  * limits the student meets count it from then on (quiz-rules.ts, completion.service.ts).

@@ -19,7 +19,7 @@ export function registerRulesRoutes(app: FastifyInstance, { db, clock, config }:
     getCourtRules(db, { courtId: params.id, language: requestLanguage(request) }),
   );
 
-  // Issue 17: admins (never clerks) make exceptions, within their court scope (404 outside it),
+  // Admins (never clerks) make exceptions, within their court scope (404 outside it),
   // as they lift a course lock.
   serve(
     app,

@@ -54,7 +54,7 @@ export async function getCourtProfileRef(db: Db, courtId: number): Promise<{ id:
 /**
  * The rules profile a new enrolment in the court of the statement's `courts` row is pinned to, as
  * two columns (id, and its current version: null when that profile is not loaded), for a
- * statement that reads the court anyway (a registration, issue 15).
+ * statement that reads the court anyway (a registration).
  */
 export function courtProfileRefColumns(): { rulesProfileId: SQL<string>; rulesProfileVersion: SQL<number | null> } {
   const id = sql<string>`coalesce(${courts.rulesProfileId}, ${DEFAULT_PROFILE_ID})`;
@@ -68,13 +68,13 @@ export function courtProfileRefColumns(): { rulesProfileId: SQL<string>; rulesPr
 
 /**
  * getCourtProfileRef in one query, undefined when there is no such court: a registration asks
- * whether its court exists and which profile to pin in the same round trip (issue 15).
+ * whether its court exists and which profile to pin in the same round trip (decision 019).
  */
 export async function findCourtProfileRef(
   db: Db,
   courtId: number,
 ): Promise<{ id: string; version: number } | undefined> {
-  // Prepared once (issue 15): every registration asks it.
+  // Prepared once (decision 019): every registration asks it.
   const [court] = await prepareOnce(db, 'find_court_profile', (database) =>
     database
       .select(courtProfileRefColumns())

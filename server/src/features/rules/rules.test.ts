@@ -416,7 +416,7 @@ describe('course rules per profile (decision 012)', () => {
     });
   });
 
-  describe('exceptions staff make, on the record (issue 17)', () => {
+  describe('exceptions staff make, on the record', () => {
     const grant = (client: ApiClient, studentId: number, body: Record<string, unknown>) =>
       client.post(`/api/admin/students/${String(studentId)}/exceptions`, body);
 
@@ -564,7 +564,7 @@ describe('course rules per profile (decision 012)', () => {
     });
   });
 
-  describe('a court’s rules, for a driver choosing the court (issue 16)', () => {
+  describe('a court’s rules, for a driver choosing the court (decision 021)', () => {
     const courtRules = (courtId: number, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url: `/api/public/courts/${String(courtId)}/rules`, headers });
 

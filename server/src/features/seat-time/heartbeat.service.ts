@@ -29,7 +29,7 @@ import { lockStudentRow } from '../../db/student-lock.ts';
 // the course, so the page asks for it at once. Composed here, apart from seat-time.service.ts,
 // because the identity checks depend on seat time: asking them there would be an import cycle.
 //
-// The heartbeat is the busiest call of a timed course (issue 15, decision 019). One prepared read
+// The heartbeat is the busiest call of a timed course (decision 019). One prepared read
 // brings all it needs: the chapters done (is this chapter open), the previous heartbeat and the
 // ledger's sums, whether the course is completed, and the identity questions and lock. A beat
 // under MIN_HEARTBEAT_GAP_SECONDS after the previous one is answered from that read alone; any
@@ -161,7 +161,7 @@ export async function recordStudentHeartbeat(
  * PGlite runs one statement at a time on its one connection, so there a single statement is the
  * whole critical section: the heartbeat is appended only if the ledger's newest heartbeat is still
  * the one the read saw (only heartbeats write the ledger), with no lock and no transaction, whose
- * five statements each waited behind every request queued for the connection (issue 15: the
+ * five statements each waited behind every request queued for the connection (decision 019: the
  * writing beats were PGlite's slowest). If another tab's beat came first, this one is answered
  * from a new read, not written, as on PostgreSQL.
  */

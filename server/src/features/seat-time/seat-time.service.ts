@@ -10,7 +10,7 @@ import { getCourseContent } from '../../db/course-content.ts';
 import { getStudentProfile, type StudentProfile } from '../rules/rules.service.ts';
 
 /**
- * Seat time (issue 8, decision 012). The module page sends a heartbeat about every
+ * Seat time (decision 012). The module page sends a heartbeat about every
  * HEARTBEAT_SECONDS while the student is active; the server credits the time since the student's
  * previous heartbeat (its own clock, never the browser's) to an append-only ledger. Totals per
  * module, chapter and course are sums of the ledger, so they survive sign-out and device changes.
