@@ -12,10 +12,12 @@ import {
 } from './timed-court.ts';
 
 /**
- * The end-to-end server: `npm start`'s server on a copy of the reviewed content with one court
- * added, whose rules profile asks for minutes, not hours, of seat time and an identity check
- * within the first minute and a half. A browser can then go through a timed module and an
- * identity prompt in real time (decision 013). The reviewed files themselves stay as they are.
+ * The end-to-end server: `npm start`'s server on a copy of the reviewed content with courts added
+ * for what a browser must see in real time (support/timed-court.ts): one whose rules profile asks
+ * for minutes, not hours, of seat time and an identity check within the first minute and a half
+ * (decision 013), one under the strict Florida-style profile, one with a single try per quiz, one
+ * whose certificates are held for the state's report, and one in California's edition. The first
+ * listed court keeps the spec's own course. The reviewed files themselves stay as they are.
  */
 
 const contentDir = path.resolve('.tmp/e2e-content');

@@ -72,8 +72,10 @@ export function finalBanks(content: CourseContent, edition: string | null): numb
   ]);
 }
 
-/** Per database: the copy being read or kept, and the newest version heard when its read began. */
-/** The one copy of the content per database (platform/caches.ts). */
+/**
+ * The one copy of the content per database (platform/caches.ts): the copy being read or kept, and
+ * the newest version heard when its read began.
+ */
 const copies = createCache<'course', { version: number; content: Promise<CourseContent> }>(1);
 
 /**

@@ -1,9 +1,9 @@
-import { defineEndpoint } from '@ts/contract';
+import { ANY_STAFF_ROLES, defineEndpoint } from '@ts/contract';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ANY_STAFF, listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, staffRoles } from './endpoint.ts';
+import { listRoutePolicies, PAID_STUDENT, PUBLIC, serve, STUDENT, staffRoles } from './endpoint.ts';
 import { AppError, notFound, registerErrorHandler } from './errors.ts';
 import type { Auth } from './session.ts';
 import { withCachingOn } from '../testing/with-caching.ts';
@@ -97,7 +97,7 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     serve(app, whoAmI('/course'), PAID_STUDENT, async ({ auth }) => ({
       who: `paid student ${String(auth.studentId)}`,
     }));
-    serve(app, whoAmI('/staff'), ANY_STAFF, async ({ auth }) => ({ who: auth.role }));
+    serve(app, whoAmI('/staff'), staffRoles(...ANY_STAFF_ROLES), async ({ auth }) => ({ who: auth.role }));
     serve(app, whoAmI('/super'), staffRoles('super_admin'), async ({ auth }) => ({ who: auth.role }));
     serve(app, whoAmI('/admins'), staffRoles('super_admin', 'admin'), async ({ auth }) => ({ who: auth.role }));
     serve(app, studentRow, PUBLIC, async ({ params, query }) => ({

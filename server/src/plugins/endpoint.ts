@@ -38,11 +38,6 @@ export const STUDENT = { kind: 'student' } as const satisfies Access;
 export const PAID_STUDENT = { kind: 'paidStudent' } as const satisfies Access;
 /** Any session, student or staff; the handler's policy decides the rest (a route both use). */
 export const SIGNED_IN = { kind: 'signedIn' } as const satisfies Access;
-/** Every staff member, court-limited ones included (the handler applies their court scope). */
-export const ANY_STAFF = {
-  kind: 'staff',
-  roles: ['super_admin', 'admin', 'clerk', 'court_admin', 'court_clerk'],
-} as const satisfies Access;
 export const staffRoles = (...roles: PolicyRole[]) => ({ kind: 'staff', roles }) as const satisfies Access;
 
 type Out<T> = [NonNullable<T>] extends [never]
