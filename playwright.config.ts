@@ -48,6 +48,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: '.tmp/e2e-data',
       DATABASE_URL: '',
+      // The browser suite runs the server as `npm start` does; the integration suite is the one run
+      // once with CACHING=off (.ci/run, decision 054).
+      CACHING: 'on',
       ADMIN_USERNAME: E2E_ADMIN.username,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
