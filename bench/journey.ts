@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import type { Quiz } from '@ts/contract';
 import { PRODUCTION_WITHOUT_SERVICES } from '../server/src/config.ts';
@@ -373,7 +373,11 @@ async function main(): Promise<void> {
       .where(and(eq(courts.rulesProfileId, 'default'), isNotNull(courts.email)))
       .limit(1);
     if (!court) throw new Error('no court with an email under the default profile');
-    const moduleRows = await database.db.select({ id: modules.id, chapterId: modules.chapterId }).from(modules);
+    // The default profile names no state edition: its students study the shared course's modules.
+    const moduleRows = await database.db
+      .select({ id: modules.id, chapterId: modules.chapterId })
+      .from(modules)
+      .where(isNull(modules.edition));
     const modulesByChapter = new Map<number, number[]>();
     for (const row of moduleRows)
       modulesByChapter.set(row.chapterId, [...(modulesByChapter.get(row.chapterId) ?? []), row.id]);
