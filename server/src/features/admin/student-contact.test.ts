@@ -14,6 +14,7 @@ import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 import { createStudent } from '../../testing/factories.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { processAllDueDeliveries } from '../certificates/delivery-worker.service.ts';
+import { sentMailFiles } from '../../testing/outbox.ts';
 
 const NEW_CONTACT = {
   email: 'lucia.fixed@example.com',
@@ -36,8 +37,7 @@ describe("a student's contact details", () => {
   });
 
   const mailTo = (address: string) =>
-    fs
-      .readdirSync(t.outboxDir)
+    sentMailFiles(t.outboxDir)
       .map((name) => fs.readFileSync(path.join(t.outboxDir, name), 'utf8'))
       .filter((mail) => mail.includes(`To: ${address}`));
 

@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { certificatesOf, createCourseStudent, completedStudent } from '../../testing/certificates.ts';
 import { type ApiClient, signedInStaff } from '../../testing/course.ts';
 import { processAllDueDeliveries } from './delivery-worker.service.ts';
+import { sentMailFiles } from '../../testing/outbox.ts';
 
 /** Corrections without a fee, and the superseded chain they leave. */
 describe('certificate corrections', () => {
@@ -124,11 +125,10 @@ describe('certificate corrections', () => {
       after: { last_name: 'Riviera', certificate: reissued!.number },
     });
     // The worker sends the corrected certificate, once to each, and never the replaced one.
-    const outboxBefore = fs.readdirSync(t.outboxDir).length;
+    const outboxBefore = sentMailFiles(t.outboxDir).length;
     await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
     await processAllDueDeliveries(t.db, t.clock, t.config, t.mailer);
-    const sentMail = fs
-      .readdirSync(t.outboxDir)
+    const sentMail = sentMailFiles(t.outboxDir)
       .slice(outboxBefore)
       .map((name) => fs.readFileSync(path.join(t.outboxDir, name), 'utf8'))
       // Quoted-printable soft line breaks joined back.

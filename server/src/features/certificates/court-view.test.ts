@@ -6,6 +6,7 @@ import { auditLog, certificateDeliveries, certificates } from '../../db/schema.t
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { completedStudent } from '../../testing/certificates.ts';
 import { signedInStaff } from '../../testing/course.ts';
+import { sentMailFiles } from '../../testing/outbox.ts';
 
 type Page = { rows: CourtCompletion[]; total: number; page: number; pageSize: number };
 
@@ -79,7 +80,7 @@ describe('the court view', () => {
   it('records an acknowledgement once, by whom, audited, and emails the student once', async () => {
     const student = await completedStudent(t);
     const clerk = await signedInStaff(t, 'clerk', student.court.id);
-    const outboxBefore = fs.readdirSync(t.outboxDir).length;
+    const outboxBefore = sentMailFiles(t.outboxDir).length;
     const first = await clerk.post(`/api/court/completions/${student.certificate.number}/acknowledge`, {});
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json<CourtCompletion>().acknowledged_at).toBe(t.clock.now().toISOString());
@@ -90,8 +91,8 @@ describe('the court view', () => {
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.entityId, student.certificate.id));
     expect(audit.filter((entry) => entry.action === 'acknowledge_certificate')).toHaveLength(1);
     // Sent after the answer, without holding it up: wait for the file.
-    await expect.poll(() => fs.readdirSync(t.outboxDir).length, { timeout: 5000 }).toBe(outboxBefore + 1);
-    const mail = fs.readdirSync(t.outboxDir).slice(outboxBefore);
+    await expect.poll(() => sentMailFiles(t.outboxDir).length, { timeout: 5000 }).toBe(outboxBefore + 1);
+    const mail = sentMailFiles(t.outboxDir).slice(outboxBefore);
     expect(mail).toHaveLength(1);
     expect(fs.readFileSync(`${t.outboxDir}/${mail[0]!}`, 'utf8')).toContain(`To: ${student.email}`);
 
