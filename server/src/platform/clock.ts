@@ -32,11 +32,5 @@ export function longUsDate(isoDate: string): string {
   return longUsFormat.format(new Date(`${isoDate}T00:00:00Z`));
 }
 
-/**
- * How the course writes dates of birth, as PostgreSQL's to_char spells it: for a statement that
- * writes one itself (a certificate's snapshot, certificateIssueSteps). isoToUs writes the same.
- */
-export const US_DATE_FORMAT = 'MM/DD/YYYY';
-
-/** A calendar day (YYYY-MM-DD) as the course writes dates of birth: MM/DD/YYYY (US_DATE_FORMAT). */
+/** A calendar day (YYYY-MM-DD) as the course writes dates of birth: MM/DD/YYYY. */
 export const isoToUs = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;

@@ -266,7 +266,7 @@ export async function guessStudentSignIn(
 }
 
 /** Deletes the rows of failed_guesses whose failures have all left the window, the only place they count (decision 014). */
-export async function purgeOldLoginFailures(tx: Db, now: Date): Promise<number> {
+export async function purgeExpiredFailedGuesses(tx: Db, now: Date): Promise<number> {
   const since = new Date(now.getTime() - LOGIN_WINDOW_MS).toISOString();
   const purged = await selectRawRows(
     tx,

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { purgeDeadSessions } from '../../plugins/session.ts';
-import { purgeOldLoginFailures } from '../auth/throttle.ts';
+import { purgeExpiredFailedGuesses } from '../auth/throttle.ts';
 import { purgeDeadResetTokens } from '../registration/registration.service.ts';
 import { purgeDeadSetPasswordLinks } from '../staff/set-password-links.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
@@ -45,7 +45,7 @@ export async function purgeExpiredRecords(db: Db, clock: Clock): Promise<PurgeRe
     }
     // Each table's owner deletes its own dead rows (decision 017); one transaction, one lock.
     const purgedSessions = await purgeDeadSessions(tx, now);
-    const purgedFailures = await purgeOldLoginFailures(tx, now);
+    const purgedFailures = await purgeExpiredFailedGuesses(tx, now);
     const purgedResetTokens = await purgeDeadResetTokens(tx, now);
     const purgedLinks = await purgeDeadSetPasswordLinks(tx, now);
     return {
