@@ -8,8 +8,9 @@ import { createStripeProvider } from '../platform/payments/stripe-provider.ts';
 /**
  * A local stand-in for the part of Stripe's REST API the Stripe adapter uses, so the real
  * stripe-node client runs end to end in tests without the internet: POST /v1/payment_intents
- * (form-encoded, honouring Idempotency-Key), GET /v1/payment_intents/:id and
- * POST /v1/payment_intents/:id/cancel. Everything else
+ * (form-encoded, honouring Idempotency-Key), GET /v1/payment_intents/:id (its latest charge
+ * expanded when asked), POST /v1/payment_intents/:id/cancel, and refunds: POST /v1/refunds
+ * (honouring Idempotency-Key) and GET /v1/refunds?payment_intent= (decision 058). Everything else
  * answers Stripe's 404. The test plays the customer (and Stripe's other clients) with setIntent.
  */
 
@@ -29,9 +30,28 @@ export interface StripePaymentIntentJson {
   client_secret: string;
   metadata: Record<string, string>;
   automatic_payment_methods: { enabled: boolean } | null;
+  /** The charge that paid it (set when it succeeds), by id; expanded on request. */
+  latest_charge: string | null;
   created: number;
   livemode: false;
 }
+
+/** A Refund as Stripe's API answers it. */
+export interface StripeRefundJson {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
+  reason: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+/** The card every charge here is made with: Stripe's 4242 test card. */
+export const STAND_IN_CARD_LAST4 = '4242';
 
 export interface RecordedStripeRequest {
   method: string;
@@ -55,6 +75,12 @@ export interface StripeApiServer {
   setIntent(id: string, patch: IntentPatch): StripePaymentIntentJson;
   /** A PaymentIntent made on the same Stripe account by someone other than this app. */
   addIntent(fields: IntentPatch & { amount: number }): StripePaymentIntentJson;
+  /** Every refund on this "account", oldest first. */
+  refunds(): StripeRefundJson[];
+  /** A refund made in Stripe's dashboard (not through the API the app calls). */
+  refundInDashboard(paymentIntentId: string, amount?: number): StripeRefundJson;
+  /** The charge.refunded event Stripe sends after a refund of this PaymentIntent's charge. */
+  chargeRefundedEvent(paymentIntentId: string): string;
   /**
    * Holds the next request for this method and path before it is answered (a slow network), so
    * a test can run something else meanwhile: `reached` resolves when it arrives, `release` answers it.
@@ -118,12 +144,49 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
       client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
       metadata: { ...(fields.metadata ?? {}) },
       automatic_payment_methods: { enabled: true },
+      latest_charge: null,
       created: Math.floor(Date.now() / 1000),
       livemode: false,
     };
     intents.set(id, intent);
     return intent;
   };
+
+  const refunds: StripeRefundJson[] = [];
+  const refundedOf = (intentId: string) =>
+    refunds
+      .filter(
+        (refund) => refund.payment_intent === intentId && refund.status !== 'failed' && refund.status !== 'canceled',
+      )
+      .reduce((sum, refund) => sum + refund.amount, 0);
+  const makeRefund = (intent: StripePaymentIntentJson, amount: number, metadata: Record<string, string>) => {
+    const refund: StripeRefundJson = {
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+      status: 'succeeded',
+      reason: null,
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.push(refund);
+    return refund;
+  };
+  /** A succeeded intent is charged once: the charge it names (as Stripe's latest_charge). */
+  const chargeOf = (intent: StripePaymentIntentJson) => ({
+    id: intent.latest_charge ?? '',
+    object: 'charge' as const,
+    amount: intent.amount,
+    amount_refunded: refundedOf(intent.id),
+    currency: intent.currency,
+    payment_intent: intent.id,
+    refunded: refundedOf(intent.id) >= intent.amount,
+    status: 'succeeded' as const,
+    payment_method_details: { type: 'card', card: { brand: 'visa', last4: STAND_IN_CARD_LAST4 } },
+  });
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -185,6 +248,71 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
       return;
     }
 
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const key = typeof idempotencyKey === 'string' ? `refunds:${idempotencyKey}` : undefined;
+      const previous = key ? idempotent.get(key) : undefined;
+      if (previous) {
+        if (previous.body !== body) {
+          stripeError(res, 400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+          });
+          return;
+        }
+        sendJson(res, previous.response, { 'idempotent-replayed': 'true' });
+        return;
+      }
+      const intentId = form.payment_intent ?? '';
+      const intent = intents.get(intentId);
+      if (!intent) {
+        noSuchIntent(res, intentId);
+        return;
+      }
+      if (intent.status !== 'succeeded' || !intent.latest_charge) {
+        stripeError(res, 400, {
+          type: 'invalid_request_error',
+          code: 'charge_not_refundable',
+          message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+        });
+        return;
+      }
+      const left = intent.amount - refundedOf(intent.id);
+      const amount = form.amount === undefined ? left : Number(form.amount);
+      if (left <= 0) {
+        stripeError(res, 400, {
+          type: 'invalid_request_error',
+          code: 'charge_already_refunded',
+          message: `Charge ${intent.latest_charge} has already been refunded.`,
+        });
+        return;
+      }
+      if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+        stripeError(res, 400, {
+          type: 'invalid_request_error',
+          code: 'amount_too_large',
+          param: 'amount',
+          message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        });
+        return;
+      }
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of Object.entries(form)) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match?.[1]) metadata[match[1]] = value;
+      }
+      const response = JSON.stringify(makeRefund(intent, amount, metadata));
+      if (key) idempotent.set(key, { body, response });
+      sendJson(res, response);
+      return;
+    }
+
+    if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+      const intentId = url.searchParams.get('payment_intent');
+      const data = refunds.filter((refund) => intentId === null || refund.payment_intent === intentId);
+      sendJson(res, JSON.stringify({ object: 'list', data, has_more: false, url: '/v1/refunds' }));
+      return;
+    }
+
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
     if (req.method === 'POST' && cancel?.[1]) {
       const id = decodeURIComponent(cancel[1]);
@@ -221,7 +349,14 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
         noSuchIntent(res, id);
         return;
       }
-      sendJson(res, JSON.stringify(intent));
+      // expand[]=latest_charge (stripe-node sends expand[0]=...): the charge as an object.
+      const expand = [...url.searchParams.entries()].some(
+        ([name, value]) => name.startsWith('expand[') && value === 'latest_charge',
+      );
+      sendJson(
+        res,
+        JSON.stringify(expand && intent.latest_charge ? { ...intent, latest_charge: chargeOf(intent) } : intent),
+      );
       return;
     }
 
@@ -253,9 +388,23 @@ export async function startStripeApiServer(options: { secretKey?: string } = {})
     setIntent(id, patch) {
       const intent = getIntent(id);
       Object.assign(intent, patch, patch.metadata ? { metadata: { ...patch.metadata } } : {});
+      // A payment that succeeds is charged (Stripe's latest_charge), with the card that paid.
+      if (intent.status === 'succeeded' && !intent.latest_charge) intent.latest_charge = newId('ch');
       return structuredClone(intent);
     },
-    addIntent: (fields) => structuredClone(makeIntent(fields)),
+    addIntent: (fields) => {
+      const intent = makeIntent(fields);
+      if (intent.status === 'succeeded') intent.latest_charge = newId('ch');
+      return structuredClone(intent);
+    },
+    refunds: () => structuredClone(refunds),
+    refundInDashboard(paymentIntentId, amount) {
+      const intent = getIntent(paymentIntentId);
+      return structuredClone(makeRefund(intent, amount ?? intent.amount - refundedOf(intent.id), {}));
+    },
+    chargeRefundedEvent(paymentIntentId) {
+      return buildStripeEvent('charge.refunded', chargeOf(getIntent(paymentIntentId)));
+    },
     pauseNext(method, path) {
       let arrived = () => undefined as void;
       let release = () => undefined as void;

@@ -1,6 +1,13 @@
 import Stripe from 'stripe';
-import type { IntentStatus, PaymentProvider, ProviderEvent, ProviderIntent } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import type {
+  IntentStatus,
+  PaymentProvider,
+  ProviderEvent,
+  ProviderIntent,
+  ProviderRefund,
+  RefundStatus,
+} from './provider.ts';
+import { RefundRefusedError, WebhookSignatureError } from './provider.ts';
 
 /** Stripe's own tolerance for a webhook's timestamp: older deliveries are refused (replay). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -21,7 +28,30 @@ function toIntent(intent: Stripe.PaymentIntent): ProviderIntent {
     amount: intent.amount,
     currency: intent.currency,
     metadata: { ...intent.metadata },
+    // Only when retrieved with latest_charge expanded; a webhook's copy names the charge by id.
+    cardLast4:
+      intent.latest_charge && typeof intent.latest_charge === 'object'
+        ? (intent.latest_charge.payment_method_details?.card?.last4 ?? null)
+        : null,
   };
+}
+
+function toRefund(refund: Stripe.Refund, paymentIntentId: string): ProviderRefund {
+  const intent = refund.payment_intent;
+  return {
+    id: refund.id,
+    paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? paymentIntentId),
+    amount: refund.amount,
+    currency: refund.currency,
+    status: (refund.status ?? 'pending') as RefundStatus,
+    reason: refund.reason ?? null,
+  };
+}
+
+/** The PaymentIntent a charge belongs to (a charge.refunded event's object). */
+function intentOfCharge(charge: Stripe.Charge): string | null {
+  const intent = charge.payment_intent;
+  return typeof intent === 'string' ? intent : (intent?.id ?? null);
 }
 
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
@@ -32,7 +62,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   });
   const retrieveIntent = async (id: string): Promise<ProviderIntent | null> => {
     try {
-      return toIntent(await stripe.paymentIntents.retrieve(id));
+      // The latest charge expanded in the same call: the card's last four digits for the receipt.
+      return toIntent(await stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
       throw error;
@@ -66,6 +97,28 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       }
     },
 
+    async createRefund({ paymentIntentId, amount, metadata, idempotencyKey }) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentIntentId, amount, metadata },
+          { idempotencyKey },
+        );
+        return toRefund(refund, paymentIntentId);
+      } catch (error) {
+        // More than is left, a charge already refunded, an intent that never succeeded: Stripe's words.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new RefundRefusedError(error.message);
+        throw error;
+      }
+    },
+
+    async listRefunds(paymentIntentId) {
+      const refunds: ProviderRefund[] = [];
+      for await (const refund of stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+        refunds.push(toRefund(refund, paymentIntentId));
+      }
+      return refunds;
+    },
+
     parseWebhook(rawBody, signature): ProviderEvent {
       if (!options.webhookSecret) throw new WebhookSignatureError('no webhook secret is configured');
       if (!signature) throw new WebhookSignatureError('missing Stripe-Signature header');
@@ -77,7 +130,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       }
       const object = event.data.object as { object?: string };
       const intent = object.object === 'payment_intent' ? toIntent(object as Stripe.PaymentIntent) : null;
-      return { id: event.id, type: event.type, intent };
+      const refundedIntentId =
+        event.type === 'charge.refunded' && object.object === 'charge' ? intentOfCharge(object as Stripe.Charge) : null;
+      return { id: event.id, type: event.type, intent, refundedIntentId };
     },
   };
 }

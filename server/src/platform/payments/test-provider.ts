@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { testProviderIntents } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { IntentStatus, PaymentProvider, ProviderIntent } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { RefundRefusedError, WebhookSignatureError } from './provider.ts';
 
 /**
  * Stripe's documented test cards decide the outcome (decision 009). Any other number that passes
@@ -143,6 +143,8 @@ function toIntent(row: typeof testProviderIntents.$inferSelect): ProviderIntent 
     amount: row.amount,
     currency: row.currency,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
+    // Only Stripe's 4242 test card succeeds here (TEST_CARDS.succeeds), so a paid intent was paid by it.
+    cardLast4: row.status === 'succeeded' ? TEST_CARDS.succeeds.slice(-4) : null,
   };
 }
 
@@ -274,6 +276,26 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
           message: 'This payment has already been submitted.',
         },
       };
+    },
+
+    async createRefund({ paymentIntentId, amount, idempotencyKey }) {
+      // Decision 058: the refund's id comes from its idempotency key, so the same request refunds
+      // once, as Stripe answers a retried one; the school's refunds table keeps the running total.
+      const row = await findById(paymentIntentId);
+      if (!row) throw new RefundRefusedError(`No such payment_intent: '${paymentIntentId}'`);
+      if (row.status !== 'succeeded') {
+        throw new RefundRefusedError('This PaymentIntent does not have a successful charge to refund.');
+      }
+      if (!Number.isInteger(amount) || amount < 1 || amount > row.amount) {
+        throw new RefundRefusedError(`Refund amount is greater than the charge (${String(row.amount)}).`);
+      }
+      const id = `re_test_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      return { id, paymentIntentId, amount, currency: row.currency, status: 'succeeded', reason: null };
+    },
+
+    async listRefunds() {
+      // The test provider has no dashboard: every refund it made, the school recorded as it made it.
+      return [];
     },
 
     parseWebhook() {
