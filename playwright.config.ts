@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 3100;
+/** E2E_PORT lets a second browser run share the machine (a clean-clone check beside a working tree). */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN = { username: 'e2e-admin', email: 'e2e-admin@school.example', password: 'e2e-admin-password-1' };
 
 /**
