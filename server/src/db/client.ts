@@ -24,11 +24,30 @@ export interface Database {
 /** A lost connection is the statement's error to report, not the process's: see openPostgres. */
 function ignoreConnectionError(): void {}
 
-/** `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres' 10 otherwise). */
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
+/**
+ * How long a call waits for a connection (a new one, or a free one of a full pool) and for a
+ * statement's answer before it fails, and is answered 503 with Retry-After instead of hanging
+ * (db/errors.ts, decision 061). A statement's wait is long enough for the slowest report a staff
+ * page asks for; a dead connection (a database host gone without closing its sockets) is also
+ * noticed by TCP keepalive.
+ */
+export const DATABASE_TIMEOUTS = { connectMs: 5_000, statementMs: 30_000 };
+
+/**
+ * `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres'
+ * 10 otherwise); `timeouts`: DATABASE_TIMEOUTS unless a test shortens them.
+ */
+export function openPostgres(
+  url: string,
+  options: { max?: number; timeouts?: Partial<typeof DATABASE_TIMEOUTS> } = {},
+): Database {
+  const timeouts = { ...DATABASE_TIMEOUTS, ...options.timeouts };
   const pool: pg.Pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.statementMs,
+    keepAlive: true,
     onConnect: (connection) => {
       // A connection the server ends (a restart, a failover: pg_terminate_backend) while it is
       // checked out, between two statements of a transaction or listening, emits 'error' on the

@@ -5,17 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, type TestApp } from '../testing/build-test-app.ts';
 import { buildRegistration } from '../testing/factories.ts';
-import {
-  AppError,
-  badRequest,
-  forbidden,
-  isDatabaseUnreachable,
-  notFound,
-  registerErrorHandler,
-  tooManyRequests,
-} from './errors.ts';
+import { AppError, badRequest, forbidden, notFound, registerErrorHandler, tooManyRequests } from './errors.ts';
+import { isDatabaseUnreachable } from '../db/errors.ts';
 
-const INTERNAL = { error: { code: 'INTERNAL', message: 'Something went wrong.' } };
+const INTERNAL = {
+  error: { code: 'INTERNAL', message: 'Something went wrong.', requestId: expect.any(String) as string },
+};
 
 describe('errors from the real app', () => {
   let t: TestApp;
@@ -35,7 +30,9 @@ describe('errors from the real app', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/json');
-    expect(response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.any(String) as string } });
+    expect(response.json()).toEqual({
+      error: { code: 'BAD_REQUEST', message: expect.any(String) as string, requestId: expect.any(String) as string },
+    });
   });
 
   it('answers a body of a type the API does not read with a JSON 415', async () => {
@@ -135,7 +132,14 @@ describe('registerErrorHandler', () => {
   it('turns an AppError into its status and { error: { code, message, ...details } }', async () => {
     const response = await get('/app-error');
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: { code: 'DUPLICATE_ACCOUNT', message: 'Already there.', studentId: 7 } });
+    expect(response.json()).toEqual({
+      error: {
+        code: 'DUPLICATE_ACCOUNT',
+        message: 'Already there.',
+        studentId: 7,
+        requestId: expect.any(String) as string,
+      },
+    });
   });
 
   it.each([
@@ -172,7 +176,11 @@ describe('registerErrorHandler', () => {
     const response = await get('/rate-limited');
     expect(response.statusCode).toBe(429);
     expect(response.json()).toEqual({
-      error: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please wait and try again.' },
+      error: {
+        code: 'TOO_MANY_REQUESTS',
+        message: 'Too many requests. Please wait and try again.',
+        requestId: expect.any(String) as string,
+      },
     });
   });
 
@@ -215,11 +223,12 @@ describe('a database that cannot be reached', () => {
     });
     const response = await app.inject({ method: 'GET', url: '/api/down' });
     expect(response.statusCode).toBe(503);
-    expect(response.headers['retry-after']).toBe('5');
+    expect(response.headers['retry-after']).toBe('3');
     expect(response.json()).toEqual({
       error: {
         code: 'SERVICE_UNAVAILABLE',
         message: 'The school is reconnecting to its database. Your work is saved: please try again in a few seconds.',
+        requestId: expect.any(String) as string,
       },
     });
     await app.close();

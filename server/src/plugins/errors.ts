@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type ErrorCode, type ErrorDetails } from '@ts/contract';
+import { isDatabaseUnreachable } from '../db/errors.ts';
 
 /** The details argument an error of this code takes: required for a code that carries details. */
 type DetailsArgument<C extends ErrorCode> = [ErrorDetails<C>] extends [Record<string, never>]
@@ -91,30 +92,14 @@ export function describeErrorForLog(error: unknown): Record<string, unknown> {
   return { type: name, message: error instanceof Error ? error.message : String(error), stack };
 }
 
-const DATABASE_RETRY_AFTER_SECONDS = 5;
+/**
+ * A call the database could not answer (db/errors.ts, isDatabaseUnreachable) is told to try again
+ * shortly: a restart or a failover is over in a few seconds, and the web asks again after
+ * Retry-After (decision 061).
+ */
+const DATABASE_RETRY_AFTER_SECONDS = 3;
 const DATABASE_UNREACHABLE_MESSAGE =
   'The school is reconnecting to its database. Your work is saved: please try again in a few seconds.';
-
-/** SQLSTATE classes and codes of a connection the server ended or refused (a restart, a failover). */
-const CONNECTION_SQLSTATES = /^(08|57P0[1-3]$)/;
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
-const CONNECTION_MESSAGES = /connection terminated|not queryable|connection error|terminating connection/i;
-
-/**
- * Whether an error says the database could not be reached, rather than that a statement failed:
- * the call is answered 503 with Retry-After (nothing was written, or it rolled back), never 500.
- * Drizzle wraps the driver's error as its `cause`.
- */
-export function isDatabaseUnreachable(error: unknown): boolean {
-  for (let candidate = error, depth = 0; candidate && depth < 3; depth += 1) {
-    if (typeof candidate !== 'object') return false;
-    const { code, message, cause } = candidate as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === 'string' && (CONNECTION_SQLSTATES.test(code) || CONNECTION_ERRNOS.has(code))) return true;
-    if (typeof message === 'string' && CONNECTION_MESSAGES.test(message) && !('routine' in candidate)) return true;
-    candidate = cause;
-  }
-  return false;
-}
 
 /**
  * Turns every error into the API's envelope. With `refuseUndeclaredErrors` (the test suite), an
