@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { courtReceiptEmail } from '../../platform/email-templates/certificate-emails.ts';
+import { courtReceiptEmail } from '../../platform/email-templates/certificate-emails.tsx';
 import { schoolDetails } from '../../platform/email-templates/email.ts';
 import { describeMailFailure, type Mailer } from '../../platform/mail/mailer.ts';
 import { notFound } from '../../plugins/errors.ts';
@@ -139,21 +139,25 @@ export async function acknowledgeCompletion(
   if (found.newly) {
     // After the commit, once, without waiting for the mail server: the receipt stands whether or
     // not this short notice reaches the student.
-    const email = courtReceiptEmail(
+    // Rendered in the same chain, so that not even a template's failure undoes the receipt.
+    void courtReceiptEmail(
       { school: schoolDetails(deps.config), firstName: found.firstName, certificateNumber: input.number },
       // No language is kept for a student yet: the school's language of record.
       'en',
-    );
-    void deps.mailer.send({ to: found.email, subject: email.subject, text: email.text }).catch((error: unknown) => {
-      // Not the error itself: a mail server's refusal names the recipient (a student's address).
-      deps.log.error(
-        {
-          number: input.number,
-          error: describeMailFailure(error),
-        },
-        'court receipt email to the student failed',
-      );
-    });
+    )
+      .then((email) =>
+        deps.mailer.send({ to: found.email, subject: email.subject, text: email.text, html: email.html }),
+      )
+      .catch((error: unknown) => {
+        // Not the error itself: a mail server's refusal names the recipient (a student's address).
+        deps.log.error(
+          {
+            number: input.number,
+            error: describeMailFailure(error),
+          },
+          'court receipt email to the student failed',
+        );
+      });
   }
   const [row] = await completionsQuery(db).where(eq(certificates.id, found.id));
   if (!row) throw notFound('No such certificate for your court.');

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import {
   certificateToCourtEmail,
   certificateToStudentEmail,
-} from '../../platform/email-templates/certificate-emails.ts';
+} from '../../platform/email-templates/certificate-emails.tsx';
 import { type Email, schoolDetails } from '../../platform/email-templates/email.ts';
 import { createLoadGauge, type LoadGauge } from '../../platform/event-loop-load.ts';
 import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
@@ -47,7 +47,7 @@ function certificateEmail(
   recipient: 'student' | 'court',
   certificate: { number: string; snapshot: unknown; routing: CertificateRouting },
   downloadPath: string,
-): Email {
+): Promise<Email> {
   const snapshot = readCertificateSnapshot(certificate.snapshot);
   const data = {
     school: schoolDetails(config),
@@ -235,11 +235,12 @@ async function mailCertificate(
   // Rendered here, after the grading transaction, the first time (decision 019).
   const pdf = await ensureCertificatePdf(db, config, certificate);
   const downloadPath = signDownloadPath(linkKey, certificate.number, clock.now());
-  const { subject, text } = certificateEmail(config, delivery.recipient, certificate, downloadPath);
+  const { subject, text, html } = await certificateEmail(config, delivery.recipient, certificate, downloadPath);
   await mailer.send({
     to: delivery.email,
     subject,
     text,
+    html,
     messageId: `certificate-${String(delivery.certificateId)}-${delivery.recipient}`,
     attachments: [{ filename: 'Certificate_Of_Completion.pdf', content: pdf, contentType: 'application/pdf' }],
   });

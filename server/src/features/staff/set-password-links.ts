@@ -6,7 +6,7 @@ import { staffPasswordTokens } from '../../db/schema.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { schoolDetails } from '../../platform/email-templates/email.ts';
-import { staffPasswordLinkEmail } from '../../platform/email-templates/staff-emails.ts';
+import { staffPasswordLinkEmail } from '../../platform/email-templates/staff-emails.tsx';
 import { describeMailFailure } from '../../platform/mail/mailer.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { AppError } from '../../plugins/errors.ts';
@@ -80,7 +80,7 @@ export async function emailSetPasswordLink(
 ): Promise<boolean> {
   const { config } = deps;
   try {
-    const { subject, text } = staffPasswordLinkEmail(
+    const { subject, text, html } = await staffPasswordLinkEmail(
       {
         school: schoolDetails(config),
         name: member.name,
@@ -94,7 +94,7 @@ export async function emailSetPasswordLink(
       // Staff read the school's language of record.
       'en',
     );
-    await deps.mailer.send({ to: member.email, subject, text });
+    await deps.mailer.send({ to: member.email, subject, text, html });
     return true;
   } catch (error) {
     log.error(

@@ -2,10 +2,15 @@ import type { Config } from '../../config.ts';
 
 /**
  * What every email template answers, and what each is given. One function per email, its data
- * typed, so the words live here and the services only decide who receives what and when.
+ * typed, so the words live here and the services only decide who receives what and when. The
+ * templates are React elements in one layout (layout.tsx), rendered by react-email to an HTML
+ * part and the plain-text part derived from it (decision 057).
  */
 
-/** An email's words: the subject and the plain-text body (html once the templates render it). */
+/**
+ * An email's words: the subject, the plain-text part and the HTML part. Every template in the
+ * layout answers `html`; a sender passes both parts to the mailer.
+ */
 export interface Email {
   subject: string;
   text: string;
@@ -29,7 +34,7 @@ export function schoolDetails(config: Pick<Config, 'schoolName' | 'publicUrl' | 
 
 /**
  * The email in `language`, or in English, the school's language of record, for a language whose
- * text is not written yet (every email is English only so far).
+ * text is not written yet: for an email still written as plain text, not yet in the layout.
  */
 export function inLanguage(
   language: EmailLanguage,
