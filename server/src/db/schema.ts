@@ -169,8 +169,16 @@ export const students = pgTable(
      * progress is known fresh or stale without reading the completions (decision 019).
      */
     progressVersion: integer('progress_version').notNull().default(0),
+    /**
+     * The language the student reads the school in (decision 056): the one they registered in,
+     * then whatever they switch to in the app or staff set. Their emails are written in it.
+     */
+    language: text('language', { enum: ['en', 'es'] })
+      .notNull()
+      .default('en'),
   },
   (t) => [
+    check('students_language_check', sql`${t.language} in ('en', 'es')`),
     uniqueIndex('students_active_email_key')
       .on(t.email)
       .where(sql`${t.archivedAt} is null`),
@@ -622,6 +630,41 @@ export const certificateDeliveries = pgTable(
   (t) => [
     uniqueIndex('certificate_deliveries_recipient_key').on(t.certificateId, t.recipient),
     index('certificate_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/**
+ * Decision 056: the emails that are not certificates (receipts, reminders, notices), queued once
+ * each under a dedupe key and sent by the outbox worker (features/emails). The unique key makes
+ * queueing idempotent across instances and restarts: a receipt per payment, a reminder per student
+ * and threshold. Rows are kept after sending, as the record of what was sent.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: serial('id').primaryKey(),
+    dedupeKey: text('dedupe_key').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    studentId: integer('student_id').references(() => students.id),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: moment('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: moment('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('email_outbox_dedupe_key').on(t.dedupeKey),
+    index('email_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('email_outbox_student_idx').on(t.studentId),
+    check('email_outbox_status_check', sql`${t.status} in ('queued', 'sent', 'failed')`),
+    check('email_outbox_language_check', sql`${t.language} in ('en', 'es')`),
   ],
 );
 
