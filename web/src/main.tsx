@@ -1,21 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { ApiError } from './lib/api.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { i18nReady } from './lib/i18n.ts';
 import './index.css';
 import { router } from './app/router.tsx';
 import { forgetAnswersWhenThePersonChanges } from './lib/stored-user.ts';
+import { retryRead, retryReadDelay } from './lib/queries.ts';
+import { ReconnectingBanner } from './components/reconnecting-banner.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // A database that is reconnecting (503) is asked again a few times, a few seconds apart;
-      // anything else once.
-      retry: (failures, error) => failures < (error instanceof ApiError && error.status === 503 ? 5 : 1),
-      retryDelay: (failures, error) =>
-        error instanceof ApiError && error.status === 503 ? 3000 : 1000 * 2 ** failures,
+      // A school reconnecting to its database (503) is asked again, Retry-After apart (decision 061).
+      retry: retryRead,
+      retryDelay: retryReadDelay,
       refetchOnWindowFocus: false,
     },
   },
@@ -30,6 +29,7 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <ReconnectingBanner />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -5,6 +5,8 @@ import {
   type ErrorCode,
   type ErrorDetails,
   parseErrorBody,
+  progressApi,
+  seatTimeApi,
 } from '@ts/contract';
 import i18n from './i18n.ts';
 
@@ -25,6 +27,8 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+  /** The answer's Retry-After, in seconds, when it said when to try again (a 429, a 503). */
+  retryAfterSeconds: number | undefined = undefined;
 }
 
 /** The details of an API error with this code, typed by the contract; undefined for any other error. */
@@ -60,8 +64,66 @@ export function isSessionEnded(error: unknown): boolean {
  * usual error instead (a reload mid-call used to land on /login).
  */
 export function shouldSignOutAfter(error: unknown): boolean {
-  return isSessionEnded(error) || (error instanceof ApiError && error.fromApi && error.status >= 500);
+  return (
+    isSessionEnded(error) ||
+    (error instanceof ApiError && error.fromApi && error.status >= 500 && !isSchoolReconnecting(error))
+  );
 }
+
+/**
+ * The server could not reach its database (a restart, a failover) and says to try again shortly:
+ * the student's work is saved and their session stands (decision 061).
+ */
+export function isSchoolReconnecting(error: unknown): boolean {
+  return error instanceof ApiError && error.fromApi && error.code === 'SERVICE_UNAVAILABLE';
+}
+
+/**
+ * Whether the school is reconnecting now: set by an answer of SERVICE_UNAVAILABLE, cleared by
+ * any answer the server could give again (below 500). The banner (components/reconnecting-banner.tsx)
+ * reads it through `subscribe`, as React's useSyncExternalStore wants.
+ */
+export const reconnecting = (() => {
+  let now = false;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => now,
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(value: boolean): void {
+      if (value === now) return;
+      now = value;
+      for (const listener of listeners) listener();
+    },
+  };
+})();
+
+/**
+ * How long to wait before asking again after a failure: the answer's Retry-After within reason (at
+ * least a second, at most ten), otherwise one, two, four... seconds, at most ten.
+ */
+export function retryDelayAfter(failures: number, error: unknown): number {
+  const retryAfter = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+  const wanted = retryAfter === undefined ? 1000 * 2 ** Math.max(0, failures - 1) : retryAfter * 1000;
+  return Math.min(10_000, Math.max(1000, wanted));
+}
+
+/**
+ * The writes the server makes idempotent, so the client repeats them by itself when the school is
+ * reconnecting (decision 061): a heartbeat (the server counts the time between heartbeats itself),
+ * a module marked complete, a chapter's completion (a repeat of what its quiz pass recorded). Every
+ * read is repeated by react-query (lib/queries.ts); any other write (a quiz's score, a payment, a
+ * registration) is left to the person, with the page's error.
+ */
+const REPEATED_WRITES: ReadonlySet<Endpoint> = new Set<Endpoint>([
+  seatTimeApi.heartbeat,
+  progressApi.completeModule,
+  progressApi.completeChapter,
+]);
+/** How many times a repeated write is sent again while the school is reconnecting. */
+export const WRITE_REPEATS = 4;
 
 type Input<E extends Endpoint> = {
   [K in keyof EndpointInput<E> as EndpointInput<E>[K] extends undefined ? never : K]: EndpointInput<E>[K];
@@ -79,8 +141,22 @@ function buildUrl(path: string, params: unknown, query: unknown): string {
   return qs ? `${filled}?${qs}` : filled;
 }
 
-/** Calls one contract endpoint; the contract's schemas type both the input and the answer. */
+/**
+ * Calls one contract endpoint; the contract's schemas type both the input and the answer. A write
+ * the server makes idempotent is sent again while the school is reconnecting (REPEATED_WRITES).
+ */
 export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>): Promise<EndpointOutput<E>> {
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return await callApiOnce(endpoint, input);
+    } catch (error) {
+      if (!(REPEATED_WRITES.has(endpoint) && isSchoolReconnecting(error) && failures <= WRITE_REPEATS)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryDelayAfter(failures, error)));
+    }
+  }
+}
+
+async function callApiOnce<E extends Endpoint>(endpoint: E, input?: Input<E>): Promise<EndpointOutput<E>> {
   const { params, query, body } = (input ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
   const response = await fetch(buildUrl(endpoint.path, params, query), {
     method: endpoint.method,
@@ -95,19 +171,24 @@ export async function callApi<E extends Endpoint>(endpoint: E, input?: Input<E>)
   }).catch((error: unknown) => {
     throw new NetworkError(error);
   });
+  if (response.status < 500) reconnecting.set(false);
   if (response.status === 204) return null as EndpointOutput<E>;
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     // The API's own envelope, as the contract defines it; anything else is not the API speaking.
     // A code this build does not know (a newer server) is still the API speaking: its status counts.
     const error = parseErrorBody(json);
-    throw new ApiError(
+    const failure = new ApiError(
       response.status,
       error?.code ?? 'UNKNOWN',
       error?.message ?? response.statusText,
       error?.details ?? {},
       error !== undefined,
     );
+    const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+    if (Number.isFinite(retryAfter) && retryAfter >= 0) failure.retryAfterSeconds = retryAfter;
+    if (isSchoolReconnecting(failure)) reconnecting.set(true);
+    throw failure;
   }
   return endpoint.response.parse(json) as EndpointOutput<E>;
 }
