@@ -109,6 +109,7 @@ export async function acknowledgeCompletion(
         acknowledgedAt: certificates.acknowledgedAt,
         email: students.email,
         firstName: students.firstName,
+        language: students.language,
       })
       .from(certificates)
       .innerJoin(students, eq(students.id, certificates.studentId))
@@ -142,8 +143,7 @@ export async function acknowledgeCompletion(
     // Rendered in the same chain, so that not even a template's failure undoes the receipt.
     void courtReceiptEmail(
       { school: schoolDetails(deps.config), firstName: found.firstName, certificateNumber: input.number },
-      // No language is kept for a student yet: the school's language of record.
-      'en',
+      found.language,
     )
       .then((email) =>
         deps.mailer.send({ to: found.email, subject: email.subject, text: email.text, html: email.html }),

@@ -2,13 +2,13 @@ import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { RulesProfile } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { certificateDeliveries, certificates } from '../../db/schema.ts';
+import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import {
   certificateToCourtEmail,
   certificateToStudentEmail,
 } from '../../platform/email-templates/certificate-emails.tsx';
-import { type Email, schoolDetails } from '../../platform/email-templates/email.ts';
+import { type Email, type EmailLanguage, schoolDetails } from '../../platform/email-templates/email.ts';
 import { createLoadGauge, type LoadGauge } from '../../platform/event-loop-load.ts';
 import { type Mailer, MailDeliveryError } from '../../platform/mail/mailer.ts';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
@@ -41,11 +41,14 @@ function describeFailure(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }
 
-/** The email of one delivery, to the student or the court's clerk, in English (no language is kept for either yet). */
+/**
+ * The email of one delivery: to the student in the language they read the school in, to the
+ * court's clerk in English, the court's language of record (decision 057).
+ */
 function certificateEmail(
   config: Config,
   recipient: 'student' | 'court',
-  certificate: { number: string; snapshot: unknown; routing: CertificateRouting },
+  certificate: { number: string; snapshot: unknown; routing: CertificateRouting; language: EmailLanguage },
   downloadPath: string,
 ): Promise<Email> {
   const snapshot = readCertificateSnapshot(certificate.snapshot);
@@ -59,7 +62,10 @@ function certificateEmail(
     replaces: snapshot.replaces,
   };
   if (recipient === 'court') return certificateToCourtEmail(data, 'en');
-  return certificateToStudentEmail({ ...data, routing: certificate.routing, downloadPath, linkDays: LINK_DAYS }, 'en');
+  return certificateToStudentEmail(
+    { ...data, routing: certificate.routing, downloadPath, linkDays: LINK_DAYS },
+    certificate.language,
+  );
 }
 
 /** A delivery still to send whose time had come by `moment`. */
@@ -186,8 +192,10 @@ async function findCertificateToSend(db: Db, certificateId: number) {
       routing: certificates.routing,
       pdf: certificates.pdf,
       supersededAt: certificates.supersededAt,
+      language: students.language,
     })
     .from(certificates)
+    .innerJoin(students, eq(students.id, certificates.studentId))
     .where(eq(certificates.id, certificateId));
   return certificate;
 }
