@@ -300,11 +300,43 @@ export const payments = pgTable(
     /** How a manual payment was taken (decision 026); 'waived' is a course given free (amount 0). */
     manualMethod: text('manual_method', { enum: ['phone', 'cheque', 'voucher', 'waived'] }),
     recordedByStaffId: integer('recorded_by_staff_id').references(() => staff.id),
+    /** The last four digits of the card that paid, where the provider gave them (decision 058: the receipt). */
+    cardLast4: text('card_last4'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('payments_provider_payment_id_key').on(t.providerPaymentId),
     index('payments_student_idx').on(t.studentId),
+  ],
+);
+
+/**
+ * Money returned on a card payment through the provider (decision 058): made by staff here, or in
+ * the provider's dashboard and heard by its webhook. One row per provider refund (its id unique), so
+ * the API's answer and the webhook's copy are one refund. Only its status is ever updated.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    providerRefundId: text('provider_refund_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Why, as staff gave it; the provider's own reason (or none) for a dashboard refund. */
+    reason: text('reason'),
+    status: text('status', { enum: ['pending', 'requires_action', 'succeeded', 'failed', 'canceled'] }).notNull(),
+    /** Who refunded it here; null for a refund made in the provider's dashboard. */
+    staffId: integer('staff_id').references(() => staff.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('refunds_provider_refund_id_key').on(t.providerRefundId),
+    index('refunds_payment_idx').on(t.paymentId),
+    index('refunds_created_idx').on(t.createdAt),
+    check('refunds_amount_positive_check', sql`${t.amountCents} > 0`),
   ],
 );
 
