@@ -11,6 +11,7 @@ import { createMailer } from './platform/mail/mailer.ts';
 import { PRIVATE_UMASK, restrictTreeToOwner } from './platform/private-files.ts';
 import { createPaymentProvider } from './platform/payments/index.ts';
 import { startDeliveryWorker } from './features/certificates/delivery-worker.service.ts';
+import { startEmailOutboxWorker } from './features/emails/email-outbox-worker.service.ts';
 import { startRetentionJob } from './features/retention/retention.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
 import { setCaching } from './platform/caches.ts';
@@ -56,6 +57,7 @@ export async function runServer(options: ServerOptions = {}): Promise<void> {
   });
   const app = await buildApp({ config, db: database.db, clock: systemClock, payments, mailer, webDist: WEB_DIST });
   const deliveries = startDeliveryWorker(database.db, systemClock, config, mailer, app.log);
+  const emails = startEmailOutboxWorker(database.db, systemClock, mailer, app.log);
   const retention = startRetentionJob(database.db, systemClock, app.log);
   let closing = false;
   const close = async (signal: string) => {
@@ -63,6 +65,7 @@ export async function runServer(options: ServerOptions = {}): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await deliveries.stop();
+    await emails.stop();
     await retention.stop();
     await app.close();
     await mailer.close();

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import { emailOutbox } from '../../db/schema.ts';
+import { wakeEmailOutbox } from './email-outbox-worker.service.ts';
 
 /**
  * The outbox of the emails that are not certificates (decision 056): receipts, reminders and
@@ -21,6 +22,12 @@ export interface QueuedEmail {
   html?: string;
 }
 
+/**
+ * A new email's first try: due at once by any clock's reading. Not the database's now(), because
+ * the worker compares with the app's Clock, which in tests is not the database's.
+ */
+const DUE_AT_ONCE = new Date(0);
+
 /** Queues one email once: false when its key was already queued (nothing changes then). */
 export async function queueEmail(
   db: Db, // a transaction handle works too, so a caller queues in its own transaction
@@ -36,8 +43,11 @@ export async function queueEmail(
       subject: message.subject,
       textBody: message.text,
       htmlBody: message.html ?? null,
+      nextAttemptAt: DUE_AT_ONCE,
     })
     .onConflictDoNothing({ target: emailOutbox.dedupeKey })
     .returning({ id: emailOutbox.id });
-  return inserted.length > 0;
+  if (inserted.length === 0) return false;
+  wakeEmailOutbox();
+  return true;
 }
