@@ -19,6 +19,7 @@ export * from './questions.ts';
 export * from './staff.ts';
 export * from './staff-access.ts';
 export * from './rules.ts';
+export * from './emails.ts';
 export * from './seat-time.ts';
 export * from './state-filings.ts';
 export * from './identity.ts';
@@ -34,6 +35,7 @@ import { courtsApi } from './courts.ts';
 import { courtApi } from './court.ts';
 import { correctionsApi } from './corrections.ts';
 import { dashboardApi } from './dashboard.ts';
+import { emailsApi } from './emails.ts';
 import { healthApi } from './health.ts';
 import { identityChecksApi } from './identity.ts';
 import { paymentsApi } from './payments.ts';
@@ -57,6 +59,7 @@ export const API_GROUPS = {
   courtApi,
   correctionsApi,
   dashboardApi,
+  emailsApi,
   healthApi,
   identityChecksApi,
   paymentsApi,

@@ -17,6 +17,7 @@ import { registerAuthRoutes } from './features/auth/auth.routes.ts';
 import { registerAdminRoutes } from './features/admin/admin.routes.ts';
 import { registerDashboardRoutes } from './features/admin/dashboard.routes.ts';
 import { registerAuditRoutes } from './features/audit/audit.routes.ts';
+import { registerEmailPreviewRoutes } from './features/emails/preview.routes.ts';
 import { registerQuestionRoutes } from './features/questions/questions.routes.ts';
 import { registerStaffRoutes } from './features/staff/staff.routes.ts';
 import { registerIdentityCheckRoutes } from './features/identity-checks/identity-checks.routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerQuestionRoutes(app, deps);
   registerStaffRoutes(app, deps);
   registerAuditRoutes(app, deps);
+  registerEmailPreviewRoutes(app, deps);
   registerRulesRoutes(app, deps);
   registerStateFilingRoutes(app, deps);
   registerCourtViewRoutes(app, deps);

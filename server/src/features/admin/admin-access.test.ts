@@ -450,6 +450,18 @@ const ROWS: Row[] = [
     }),
     expected: rolesMay(['admin', 'super_admin'], 404),
   },
+  // The email templates' preview (decision 057): the school's admins, never a clerk or a
+  // court-limited admin.
+  {
+    route: 'GET /api/admin/emails',
+    request: () => ({ method: 'GET', url: '/api/admin/emails' }),
+    expected: rolesMay(['admin', 'super_admin']),
+  },
+  {
+    route: 'GET /api/admin/emails/:name',
+    request: () => ({ method: 'GET', url: '/api/admin/emails/court-receipt?language=es' }),
+    expected: rolesMay(['admin', 'super_admin']),
+  },
 ];
 
 const CELLS = ROWS.length * CALLERS.length * COURTS.length;
