@@ -176,6 +176,8 @@ export const students = pgTable(
     language: text('language', { enum: ['en', 'es'] })
       .notNull()
       .default('en'),
+    /** The student turned off the reminders before their court's date and their window's end (decision 059). */
+    remindersOff: boolean('reminders_off').notNull().default(false),
   },
   (t) => [
     check('students_language_check', sql`${t.language} in ('en', 'es')`),

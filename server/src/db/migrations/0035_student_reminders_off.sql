@@ -1,0 +1,1 @@
+ALTER TABLE "students" ADD COLUMN "reminders_off" boolean DEFAULT false NOT NULL;
