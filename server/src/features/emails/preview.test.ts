@@ -107,4 +107,30 @@ describe('the email templates preview (/api/admin/emails)', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/emails' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/emails/court-receipt' })).statusCode).toBe(401);
   });
+
+  describe('the HTML as a document of its own, for the preview frame', () => {
+    it('answers the very HTML of the preview, under a policy of its own: inline styles, no script, sandboxed', async () => {
+      const admin = await signedInStaff(t, 'admin');
+      const preview = (await admin.get('/api/admin/emails/court-receipt?language=es')).json<EmailPreview>();
+      const document = await admin.get('/api/admin/emails/court-receipt/html?language=es');
+      expect(document.statusCode).toBe(200);
+      expect(document.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(document.body).toBe(preview.html);
+      const policy = String(document.headers['content-security-policy']);
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("style-src 'unsafe-inline'");
+      expect(policy).toContain('sandbox');
+      expect(policy).not.toContain('script-src');
+      expect(document.headers['cache-control']).toBe('no-store');
+    });
+
+    it('is refused as the preview is: 401 to a stranger, 403 to a clerk, 404 for an unknown template', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/admin/emails/court-receipt/html' })).statusCode).toBe(401);
+      const clerk = await signedInStaff(t, 'clerk');
+      expect((await clerk.get('/api/admin/emails/court-receipt/html')).statusCode).toBe(403);
+      const admin = await signedInStaff(t, 'super_admin');
+      expect((await admin.get('/api/admin/emails/no-such-email/html')).statusCode).toBe(404);
+      expect((await admin.get('/api/admin/emails/court-receipt/html?language=fr')).statusCode).toBe(400);
+    });
+  });
 });
