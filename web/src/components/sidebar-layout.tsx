@@ -75,12 +75,20 @@ export function SidebarLayout({
   );
 
   return (
-    <div className="min-h-screen">
-      <div className="hidden lg:fixed lg:inset-y-0 lg:flex lg:w-64 lg:flex-col bg-blue-900">{nav}</div>
+    <div className="min-h-screen lg:flex">
+      {/*
+        On desktops the sidebar is a column of the page, as tall as the page however long it is; its
+        nav stays in view while the page scrolls and scrolls on its own when taller than the window
+        (a fixed sidebar of the window's height left its background and last items, Sign out among
+        them, out of reach on a short window: decision 061).
+      */}
+      <div data-testid="sidebar" className="hidden bg-blue-900 lg:block lg:w-64 lg:shrink-0">
+        <div className="lg:sticky lg:top-0 lg:h-screen lg:overflow-y-auto">{nav}</div>
+      </div>
       <MenuDrawer open={open} onClose={() => setOpen(false)} label={t('nav.menu')} closeLabel={t('nav.close')}>
         {nav}
       </MenuDrawer>
-      <div className="flex min-h-screen flex-col lg:pl-64">
+      <div className="flex min-h-screen min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-3">
           <button
             type="button"

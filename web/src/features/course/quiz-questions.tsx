@@ -1,3 +1,4 @@
+import { type RefObject, useLayoutEffect, useRef } from 'react';
 import type { Quiz } from '@ts/contract';
 import { Button } from '../../components/button.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
@@ -81,8 +82,14 @@ export function QuizSubmitBar({
 }) {
   const { t } = useTranslation();
   const left = total - answered;
+  const bar = useRef<HTMLDivElement>(null);
+  useScrollPaddingClearOf(bar);
   return (
-    <div className="sticky bottom-0 -mx-4 flex flex-col gap-2 border-t border-slate-200 bg-white px-4 py-3 sm:mx-0 sm:flex-row sm:items-center sm:rounded-lg sm:border sm:shadow">
+    <div
+      ref={bar}
+      data-testid="quiz-submit-bar"
+      className="sticky bottom-0 -mx-4 flex flex-col gap-2 border-t border-slate-200 bg-white px-4 py-3 sm:mx-0 sm:flex-row sm:items-center sm:rounded-lg sm:border sm:shadow"
+    >
       <div className="flex-1">
         <p className="font-semibold text-slate-900" data-testid="quiz-answered">
           {t('quiz.answered', { answered, total })}
@@ -96,4 +103,37 @@ export function QuizSubmitBar({
       </Button>
     </div>
   );
+}
+
+/** Space kept between a focused option and the sticky bar or header, beside their own height. */
+const FOCUS_GAP_PX = 8;
+
+/**
+ * WCAG 2.2, 2.4.11 (focus not obscured): the page's scroll-padding keeps an option the student
+ * moves to clear of this sticky bar below and of the sticky header above, each as tall as it is
+ * now (the bar wraps on a phone, the text grows with the browser's font size), and is given back
+ * when the quiz leaves the page.
+ */
+function useScrollPaddingClearOf(bar: RefObject<HTMLElement | null>) {
+  useLayoutEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const header = Array.from(document.querySelectorAll('header')).find((candidate) =>
+      ['sticky', 'fixed'].includes(getComputedStyle(candidate).position),
+    );
+    const fit = () => {
+      root.style.scrollPaddingBottom = `${String(element.offsetHeight + FOCUS_GAP_PX)}px`;
+      root.style.scrollPaddingTop = header ? `${String(header.offsetHeight + FOCUS_GAP_PX)}px` : '';
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(element);
+    if (header) observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.scrollPaddingBottom = '';
+      root.style.scrollPaddingTop = '';
+    };
+  }, [bar]);
 }
