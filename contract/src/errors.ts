@@ -139,28 +139,35 @@ export function errorDetailsSchema(code: ErrorCode): z.ZodObject {
 export function errorBodySchema(codes: readonly ErrorCode[]) {
   const [first, ...rest] = codes.map((code) =>
     z.object({
-      error: z.object({ code: z.literal(code), message: z.string() }).extend(errorDetailsSchema(code).shape),
+      error: z
+        .object({ code: z.literal(code), message: z.string(), requestId: z.string().optional() })
+        .extend(errorDetailsSchema(code).shape),
     }),
   );
   if (!first) throw new Error('errorBodySchema needs at least one code');
   return rest.length === 0 ? first : z.union([first, ...rest]);
 }
 
-/** Every API error has this body: a stable code for programs and a message for people. */
+/**
+ * Every API error has this body: a stable code for programs and a message for people, and the
+ * request's id (its x-request-id header, its log lines' reqId), which support asks for (decision 060).
+ */
 export const ErrorBodySchema = z.object({
   error: z
     .object({
       code: z.string(),
       message: z.string(),
+      requestId: z.string().optional(),
     })
     .loose(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** An error body read with its code's own details schema; UNKNOWN for a code or details this build cannot read. */
-export type ParsedError =
+export type ParsedError = (
   | { [C in ErrorCode]: { code: C; message: string; details: ErrorDetails<C> } }[ErrorCode]
-  | { code: 'UNKNOWN'; message: string; details: Record<string, unknown> };
+  | { code: 'UNKNOWN'; message: string; details: Record<string, unknown> }
+) & { requestId?: string };
 
 /**
  * Reads an error answer: undefined when it is not the API's envelope at all (a proxy's page, a
@@ -170,10 +177,11 @@ export type ParsedError =
 export function parseErrorBody(json: unknown): ParsedError | undefined {
   const envelope = ErrorBodySchema.safeParse(json);
   if (!envelope.success) return undefined;
-  const { code, message, ...rest } = envelope.data.error;
+  const { code, message, requestId, ...rest } = envelope.data.error;
+  const reference = requestId === undefined ? {} : { requestId };
   const known = ErrorCodeSchema.safeParse(code);
   const details = known.success ? errorDetailsSchema(known.data).safeParse(rest) : undefined;
-  if (!known.success || !details?.success) return { code: 'UNKNOWN', message, details: {} };
+  if (!known.success || !details?.success) return { code: 'UNKNOWN', message, details: {}, ...reference };
   // The union is keyed by code; the schema just read is that code's own.
-  return { code: known.data, message, details: details.data } as ParsedError;
+  return { code: known.data, message, details: details.data, ...reference } as ParsedError;
 }

@@ -7,7 +7,9 @@ import { createSerializerCompiler } from './plugins/serializer.ts';
 import type { AppDeps } from './deps.ts';
 import { openApiTransform } from './plugins/endpoint.ts';
 import { registerCrossSiteCheck } from './plugins/cross-site.ts';
-import { registerErrorHandler, unauthenticated } from './plugins/errors.ts';
+import { describeErrorForLog, registerErrorHandler, unauthenticated } from './plugins/errors.ts';
+import { databasePoolOf, registerMetrics } from './plugins/metrics.ts';
+import { registerRequestIdHeader, requestIdGenerator } from './plugins/request-id.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { type Auth, findAuth } from './plugins/session.ts';
 import { registerVideos } from './plugins/videos.ts';
@@ -36,6 +38,8 @@ import { registerPaymentRoutes, WEBHOOK_PATH } from './features/payments/payment
 import { registerRegistrationRoutes } from './features/registration/registration.routes.ts';
 import { registerTestProviderRoutes } from './features/payments/test-provider.routes.ts';
 import { isTestPaymentProvider } from './platform/payments/test-provider.ts';
+import { createMetrics } from './platform/metrics.ts';
+import { readDeliveryBacklog } from './features/certificates/delivery-backlog.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -97,8 +101,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
     // Only as many proxy hops as configured: a client can write any X-Forwarded-For it likes.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
+    // Decision 060: a trusted proxy's well-formed X-Request-Id, or a new random id; the logger
+    // names it on every line of the request (reqId).
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: 256 * 1024,
   });
+  registerRequestIdHeader(app);
   app.setValidatorCompiler(validatorCompiler);
   // Answers through fast-json-stringify; in tests each is also checked by its zod schema (decision 027).
   app.setSerializerCompiler(createSerializerCompiler({ verify: config.env === 'test' }));
@@ -119,6 +128,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // A change sent by another site's page is refused before any route runs (decision 044).
   registerCrossSiteCheck(app, { publicUrl: config.publicUrl, exemptPaths: [WEBHOOK_PATH] });
+
+  // Prometheus metrics only for the bearer of METRICS_TOKEN; without it, nothing (decision 060).
+  if (config.metricsToken !== undefined) {
+    const metrics = createMetrics({
+      readDeliveryBacklog: () => readDeliveryBacklog(deps.db, deps.clock),
+      pool: databasePoolOf(deps.db),
+      onReadFailure: (error) => app.log.warn({ error: describeErrorForLog(error) }, 'metrics: deliveries not read'),
+    });
+    registerMetrics(app, { token: config.metricsToken, metrics });
+  }
 
   // The session is looked up on first asking and kept for the rest of the request: a method
   // rather than an onRequest hook, so a request that never asks (a public route) pays nothing.

@@ -69,6 +69,8 @@ const ConfigSchema = z.object({
   ALLOW_TEST_PAYMENTS: flag,
   ALLOW_MAIL_OUTBOX: flag,
   ALLOW_HTTP: flag,
+  /** Decision 060: unset, there is no /metrics; set, Prometheus reads it with this bearer token. */
+  METRICS_TOKEN: z.preprocess(blankAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   /** Decision 054: `off` keeps nothing in memory, every answer read afresh (the suite runs once so). */
   CACHING: z.preprocess(blankAsUndefined, z.enum(['on', 'off']).default('on')),
   LOG_LEVEL: z.preprocess(
@@ -180,6 +182,8 @@ export interface Config {
   /** Proxy hops whose X-Forwarded-For is believed (the rate limits key on the client's address). */
   readonly trustProxy: number;
   readonly schoolTimeZone: string;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); undefined: no /metrics (decision 060). */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -223,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     caching: e.CACHING === 'on',
     trustProxy: e.TRUST_PROXY,
     schoolTimeZone: e.SCHOOL_TIME_ZONE,
+    metricsToken: e.METRICS_TOKEN,
   });
 }
 

@@ -15,7 +15,7 @@ import { CROSS_SITE_MESSAGE } from './cross-site.ts';
 /** The payment provider's webhook (payments.routes.ts), called by Stripe's servers: the one exemption. */
 const WEBHOOK_PATH = '/api/public/payment/webhook';
 
-const REFUSED = { error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE } };
+const REFUSED = { error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE, requestId: expect.any(String) as string } };
 
 describe('cross-site requests', () => {
   let t: TestApp;
@@ -131,7 +131,11 @@ describe('cross-site requests', () => {
     // The built-in test provider sends no webhooks: the route itself refuses the delivery.
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: 'BAD_REQUEST', message: 'The webhook signature could not be verified.' },
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The webhook signature could not be verified.',
+        requestId: expect.any(String) as string,
+      },
     });
   });
 

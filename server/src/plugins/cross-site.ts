@@ -43,13 +43,13 @@ export function registerCrossSiteCheck(
 ): void {
   const exempt = new Set(options.exemptPaths);
   const publicOrigin = parseUrl(options.publicUrl)?.origin;
-  const body = JSON.stringify({ error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE } });
   app.addHook('onRequest', (request, reply, done) => {
     const path = request.url.split('?', 1)[0]!;
     if (path.startsWith('/api/') && !exempt.has(path) && isCrossSite(request, publicOrigin)) {
       // Sent as written rather than thrown: the refusal is the same on every route, whatever its
       // contract declares (like Fastify's own 400s), and no route's answer schema applies to it.
-      void reply.code(403).type('application/json; charset=utf-8').send(body);
+      const body = { error: { code: 'FORBIDDEN', message: CROSS_SITE_MESSAGE, requestId: request.id } };
+      void reply.code(403).type('application/json; charset=utf-8').send(JSON.stringify(body));
       return;
     }
     done();

@@ -138,7 +138,9 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     async (url) => {
       const response = await get(url);
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Please sign in.' } });
+      expect(response.json()).toEqual({
+        error: { code: 'UNAUTHENTICATED', message: 'Please sign in.', requestId: expect.any(String) as string },
+      });
     },
   );
 
@@ -146,7 +148,9 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     expect((await get('/student', 'student')).json()).toEqual({ who: 'student 11' });
     const response = await get('/student', 'super_admin');
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: { code: 'FORBIDDEN', message: 'You are not allowed to do that.' } });
+    expect(response.json()).toEqual({
+      error: { code: 'FORBIDDEN', message: 'You are not allowed to do that.', requestId: expect.any(String) as string },
+    });
   });
 
   it('lets a paid student call a course route, and refuses an unpaid one with a 402', async () => {
@@ -154,7 +158,11 @@ describe('serve (one contract endpoint, its schemas and its access policy)', () 
     const unpaid = await get('/course', 'student');
     expect(unpaid.statusCode).toBe(402);
     expect(unpaid.json()).toEqual({
-      error: { code: 'PAYMENT_REQUIRED', message: 'Please pay for the course to continue.' },
+      error: {
+        code: 'PAYMENT_REQUIRED',
+        message: 'Please pay for the course to continue.',
+        requestId: expect.any(String) as string,
+      },
     });
     expect((await get('/course', 'clerk')).statusCode).toBe(403);
   });
@@ -249,7 +257,9 @@ describe('the errors an endpoint declares (decision 018)', () => {
     const app = await appThatAnswers(true);
     const missing = await app.inject({ method: 'GET', url: '/lookup/missing', headers: asStudent });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No such thing.' } });
+    expect(missing.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'No such thing.', requestId: expect.any(String) as string },
+    });
     expect((await app.inject({ method: 'GET', url: '/lookup/missing' })).json().error.code).toBe('UNAUTHENTICATED');
     await app.close();
   });
@@ -268,7 +278,15 @@ describe('the errors an endpoint declares (decision 018)', () => {
     const app = await appThatAnswers(false);
     const response = await app.inject({ method: 'GET', url: '/lookup/locked', headers: asStudent });
     expect(response.statusCode).toBe(423);
-    expect(response.json()).toEqual({ error: { code: 'COURSE_LOCKED', message: 'Locked.', until: null, reason: 'x' } });
+    expect(response.json()).toEqual({
+      error: {
+        code: 'COURSE_LOCKED',
+        message: 'Locked.',
+        until: null,
+        reason: 'x',
+        requestId: expect.any(String) as string,
+      },
+    });
     await app.close();
   });
 });

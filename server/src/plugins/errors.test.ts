@@ -150,7 +150,7 @@ describe('registerErrorHandler', () => {
   ])('answers the %s helper with its status and code', async (which, status, error) => {
     const response = await get(`/helpers/${which}`);
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ error });
+    expect(response.json()).toEqual({ error: { ...error, requestId: expect.any(String) as string } });
   });
 
   it('answers an unexpected error with a plain 500 that leaks neither its message nor its stack', async () => {

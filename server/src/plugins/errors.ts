@@ -108,17 +108,19 @@ const DATABASE_UNREACHABLE_MESSAGE =
  */
 export function registerErrorHandler(app: FastifyInstance, options: { refuseUndeclaredErrors?: boolean } = {}): void {
   app.setErrorHandler((error, request, reply) => {
+    // Every error body names its request (decision 060): the id its log lines carry, for support.
+    const { id: requestId } = request;
     const declared = request.routeOptions.config.errors;
     if (error instanceof AppError && options.refuseUndeclaredErrors && declared && !declared.includes(error.code)) {
       const message = `${request.method} ${request.routeOptions.url ?? ''} answered ${error.code}, which its contract does not declare.`;
       request.log.error({ code: error.code }, message);
-      return reply.status(500).send({ error: { code: 'INTERNAL', message } });
+      return reply.status(500).send({ error: { code: 'INTERNAL', message, requestId } });
     }
     if (error instanceof AppError) {
       return reply
         .status(error.statusCode)
         .headers(error.headers)
-        .send({ error: { code: error.code, message: error.message, ...error.details } });
+        .send({ error: { code: error.code, message: error.message, ...error.details, requestId } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = error.validation.map((issue) => ({
@@ -126,7 +128,7 @@ export function registerErrorHandler(app: FastifyInstance, options: { refuseUnde
         message: issue.message,
       }));
       return reply.status(400).send({
-        error: { code: 'VALIDATION_FAILED', message: fields[0]?.message ?? 'Invalid request.', fields },
+        error: { code: 'VALIDATION_FAILED', message: fields[0]?.message ?? 'Invalid request.', fields, requestId },
       });
     }
     if (typeof error === 'object' && error !== null && isResponseSerializationError(error)) {
@@ -134,29 +136,29 @@ export function registerErrorHandler(app: FastifyInstance, options: { refuseUnde
         { error: describeErrorForLog(error), route: request.routeOptions.url },
         'response did not match its schema',
       );
-      return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.' } });
+      return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.', requestId } });
     }
     const status =
       typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
     if (status === 429) {
       return reply.status(429).send({
-        error: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please wait and try again.' },
+        error: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please wait and try again.', requestId },
       });
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type).
       const message = error instanceof Error ? error.message : 'Bad request.';
-      return reply.status(status).send({ error: { code: 'BAD_REQUEST', message } });
+      return reply.status(status).send({ error: { code: 'BAD_REQUEST', message, requestId } });
     }
     if (isDatabaseUnreachable(error)) {
       request.log.warn({ error: describeErrorForLog(error) }, 'database unreachable');
       return reply
         .status(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNREACHABLE_MESSAGE } });
+        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNREACHABLE_MESSAGE, requestId } });
     }
     // Never leak a stack or SQL to the client; the log has the detail.
     request.log.error({ error: describeErrorForLog(error) }, 'unhandled error');
-    return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.' } });
+    return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong.', requestId } });
   });
 }

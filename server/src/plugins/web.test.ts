@@ -21,7 +21,7 @@ const configBlock = (json: string) => `    <script type="application/json" id="p
 /** What the server sends under the default SCHOOL_NAME (its configuration filled in beforeAll). */
 let PAGE = '';
 const APP_JS = 'console.log("the app");';
-const JSON_404 = { error: { code: 'NOT_FOUND', message: 'Not found.' } };
+const JSON_404 = { error: { code: 'NOT_FOUND', message: 'Not found.', requestId: expect.any(String) as string } };
 
 /** A stand-in for web/dist: index.html, one fingerprinted asset, and a secret just outside it. */
 function makeWebBuild(): { root: string; webDist: string } {

@@ -42,7 +42,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string | null, 
     if (!isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD') && page) {
       return sendAppPage(request, reply, page);
     }
-    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } } satisfies ErrorBody);
+    return reply
+      .status(404)
+      .send({ error: { code: 'NOT_FOUND', message: 'Not found.', requestId: request.id } } satisfies ErrorBody);
   });
 }
 

@@ -144,11 +144,19 @@ export const cardPayment = (
   createdAt: fields.at,
 });
 
-export const notVerified = (message: string) => ({ error: { code: 'PAYMENT_NOT_VERIFIED', message } });
+export const notVerified = (message: string) => ({
+  error: { code: 'PAYMENT_NOT_VERIFIED', message, requestId: expect.any(String) as string },
+});
 export const ENROLMENT_NOT_FOUND = {
-  error: { code: 'NOT_FOUND', message: 'No enrolment was found for this payment.' },
+  error: {
+    code: 'NOT_FOUND',
+    message: 'No enrolment was found for this payment.',
+    requestId: expect.any(String) as string,
+  },
 };
-export const NO_SUCH_PAYMENT = { error: { code: 'NOT_FOUND', message: 'No such payment.' } };
+export const NO_SUCH_PAYMENT = {
+  error: { code: 'NOT_FOUND', message: 'No such payment.', requestId: expect.any(String) as string },
+};
 
 // ---------------------------------------------------------------------------------------------
 // The two providers, each with a way to play the customer's (or anyone else's) part

@@ -8,7 +8,10 @@ export function Alert({ tone = 'error', children }: { tone?: 'error' | 'info' | 
     success: 'border-green-300 bg-green-50 text-green-900',
   }[tone];
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-md border px-4 py-3 text-sm whitespace-pre-line ${styles}`}
+    >
       {children}
     </div>
   );

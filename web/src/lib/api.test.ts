@@ -91,4 +91,26 @@ describe('error bodies are read with the contract (decision 018)', () => {
     );
     expect(wrongShape).toMatchObject({ status: 409, code: 'UNKNOWN', fromApi: true });
   });
+
+  it("keeps the request's id the body names, apart from the code's details (decision 060)", async () => {
+    const error = await failureOf(
+      answer(
+        500,
+        JSON.stringify({ error: { code: 'INTERNAL', message: 'Something went wrong.', requestId: 'req-42' } }),
+      ),
+    );
+    expect(error).toMatchObject({ status: 500, code: 'INTERNAL', requestId: 'req-42', details: {} });
+  });
+
+  it('takes the id from the x-request-id header when the body is not the API speaking', async () => {
+    const error = await failureOf(() =>
+      Promise.resolve(
+        new Response('<html>Bad Gateway</html>', {
+          status: 502,
+          headers: { 'content-type': 'text/html', 'x-request-id': 'edge-7' },
+        }),
+      ),
+    );
+    expect(error).toMatchObject({ status: 502, fromApi: false, requestId: 'edge-7' });
+  });
 });

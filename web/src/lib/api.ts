@@ -29,6 +29,8 @@ export class ApiError extends Error {
   }
   /** The answer's Retry-After, in seconds, when it said when to try again (a 429, a 503). */
   retryAfterSeconds: number | undefined = undefined;
+  /** The server's id of the request (its x-request-id), which support finds its log lines by (decision 060). */
+  requestId: string | undefined = undefined;
 }
 
 /** The details of an API error with this code, typed by the contract; undefined for any other error. */
@@ -185,6 +187,7 @@ async function callApiOnce<E extends Endpoint>(endpoint: E, input?: Input<E>): P
       error?.details ?? {},
       error !== undefined,
     );
+    failure.requestId = error?.requestId ?? response.headers.get('x-request-id') ?? undefined;
     const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
     if (Number.isFinite(retryAfter) && retryAfter >= 0) failure.retryAfterSeconds = retryAfter;
     if (isSchoolReconnecting(failure)) reconnecting.set(true);

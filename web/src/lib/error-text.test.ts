@@ -41,6 +41,25 @@ describe('what a page says for a failed call (decision 018: codes, not server En
     expect(errorText(seat, i18n.t)).toBe('Dedique 3 minutos más al curso antes de continuar.');
   });
 
+  it('ends a server failure with its request id, as a reference for support, in the interface language (decision 060)', async () => {
+    const failed = new ApiError(500, 'INTERNAL', 'Something went wrong.');
+    failed.requestId = 'b7e1c2d4-5f60-4a1b-9c8d-0e1f2a3b4c5d';
+    expect(errorText(failed, i18n.t)).toBe(
+      'Something went wrong. Please try again.\nReference: b7e1c2d4-5f60-4a1b-9c8d-0e1f2a3b4c5d',
+    );
+    await i18n.changeLanguage('es');
+    expect(errorText(failed, i18n.t)).toBe(
+      'Algo salió mal. Inténtelo de nuevo.\nReferencia: b7e1c2d4-5f60-4a1b-9c8d-0e1f2a3b4c5d',
+    );
+  });
+
+  it('names no reference where the words say what to do, or where the server said nothing', () => {
+    const refused = new ApiError(400, 'OWN_ACCOUNT', 'You cannot disable or demote your own account.');
+    refused.requestId = 'req-1';
+    expect(errorText(refused, i18n.t)).toBe('You cannot disable or demote your own account.');
+    expect(errorText(new ApiError(500, 'INTERNAL', 'Something went wrong.'), i18n.t)).toBe(i18n.t('errors.unexpected'));
+  });
+
   it('says the generic words when the API said nothing readable or failed itself', () => {
     const unexpected = i18n.t('errors.unexpected');
     expect(errorText(new NetworkError(new TypeError('Failed to fetch')), i18n.t)).toBe(unexpected);

@@ -8,12 +8,17 @@ import { formatDay, formatMoment } from './dates.ts';
  * error code (`apiErrors.<CODE>`, filled from the code's details), never the server's English
  * message. A failure that is not the API speaking (no answer, a proxy's page, a code this build
  * does not know) and a server failure say the generic `errors.unexpected`.
+ *
+ * Decision 060: a failure the person cannot act on (the generic words, any 5xx) ends with a line
+ * naming the request ("Reference: <id>", `errors.reference`), which support finds the server's log
+ * lines by. The page shows it on a line of its own (Alert keeps line breaks).
  */
 export function errorText(error: unknown, t: TFunction): string {
-  if (!(error instanceof ApiError) || !error.fromApi || error.code === 'UNKNOWN' || error.code === 'INTERNAL') {
-    return t('errors.unexpected');
-  }
-  return t(`apiErrors.${error.code}`, valuesOf(error.code, error.details));
+  const generic =
+    !(error instanceof ApiError) || !error.fromApi || error.code === 'UNKNOWN' || error.code === 'INTERNAL';
+  const text = generic ? t('errors.unexpected') : t(`apiErrors.${error.code}`, valuesOf(error.code, error.details));
+  const reference = error instanceof ApiError && (generic || error.status >= 500) ? error.requestId : undefined;
+  return reference === undefined ? text : `${text}\n${t('errors.reference', { id: reference })}`;
 }
 
 /** The {{placeholders}} of a code's translation, from its details (the contract's ERROR_DETAILS). */

@@ -2,6 +2,7 @@ import type { Certificate } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { lockStudentRow } from '../../db/student-lock.ts';
 import { localDate } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import { getVisibleStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
@@ -42,6 +43,8 @@ export async function issueCertificateFor(
       ? issueCompletionCertificate(tx, context, { studentId: student.id, completionDate })
       : issueStaffCertificate(tx, context, { studentId: student.id, staffId: auth.staffId, completionDate }),
   );
+  // Counted once the transaction has committed (decision 060).
+  if (issued.created) schoolEvents.certificatesIssued.inc();
   const all = await listCertificatesOf(db, student.id);
   const certificate = all.find((candidate) => candidate.id === issued.id);
   if (!certificate) throw notFound('No such certificate.');
@@ -60,7 +63,7 @@ async function issueCompletionCertificate(
   tx: Db,
   context: IssueContext,
   input: { studentId: number; completionDate: string },
-): Promise<{ id: number }> {
+): Promise<{ id: number; created: boolean }> {
   await lockStudentRow(tx, input.studentId);
   const certificate = await issueCertificate(tx, context, { ...input, source: 'completion' });
   if (certificate.created) await queueCertificateDeliveries(tx, context.clock, certificate);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { certificateCorrections, certificateDeliveries, certificates, courts, students } from '../../db/schema.ts';
 import { type Clock, isoToUs } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { issueCertificate } from './issuing.service.ts';
@@ -230,6 +231,8 @@ export async function approveCorrection(
         after: { student_id: correction.studentId, [correction.field]: correction.value, certificate: reissued.number },
       });
     });
+    // Counted once the transaction has committed (decision 060).
+    schoolEvents.certificatesIssued.inc();
   } catch (error) {
     // A corrected licence number another active enrolment already holds: nothing changed, and
     // the staff member is told so without learning whose enrolment it is.

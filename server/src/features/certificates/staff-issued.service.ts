@@ -16,9 +16,9 @@ export async function issueStaffCertificate(
   tx: Db,
   context: IssueContext,
   input: { studentId: number; staffId: number; completionDate: string },
-): Promise<{ id: number }> {
+): Promise<{ id: number; created: boolean }> {
   const repeated = await findRepeatedStaffCertificate(tx, context.clock, input);
-  if (repeated) return repeated;
+  if (repeated) return { ...repeated, created: false };
   const issued = await issueCertificate(tx, context, { ...input, source: 'admin' });
   await recordAudit(tx, context.clock, {
     staffId: input.staffId,

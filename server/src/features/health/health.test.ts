@@ -31,6 +31,8 @@ describe('health', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/no-such-call' });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toContain('application/json');
-    expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+    expect(response.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'Not found.', requestId: expect.any(String) as string },
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 
@@ -43,9 +44,21 @@ const paidBeforeThisPayment = () =>
  */
 export async function fulfilPayment(
   db: Db,
-  { clock, provider, log }: PaymentContext,
+  context: PaymentContext,
   intent: ProviderIntent,
 ): Promise<{ studentId: number; surplus: boolean }> {
+  const { recorded, ...fulfilled } = await recordCardPayment(db, context, intent);
+  // Its one statement has committed (decision 060): a payment counts once, however often confirmed.
+  if (recorded) schoolEvents.paymentsSucceeded.inc();
+  return fulfilled;
+}
+
+/** fulfilPayment's statement, in the caller's transaction; `recorded`: this call wrote the payment. */
+async function recordCardPayment(
+  db: Db,
+  { clock, provider, log }: PaymentContext,
+  intent: ProviderIntent,
+): Promise<{ studentId: number; surplus: boolean; recorded: boolean }> {
   if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
   // The intent this school recorded, and the payment with the enrolment's "paid" written only if
   // the provider's intent matches it: one statement (decision 032: every payment is confirmed
@@ -117,7 +130,7 @@ export async function fulfilPayment(
         'card payment received for an enrolment already paid or archived: recorded, refund it',
       );
     }
-    return { studentId: expected.student_id, surplus: expected.surplus };
+    return { studentId: expected.student_id, surplus: expected.surplus, recorded: expected.payment_id !== null };
   }
   if (!expected) throw notVerified('This payment does not belong to an enrolment of this school.');
   if (intent.metadata.studentId !== String(expected.student_id)) {
@@ -160,20 +173,26 @@ export async function handlePaymentWebhook(
 ): Promise<{ handled: 'fulfilled' | 'duplicate' | 'ignored' }> {
   const { clock, provider } = context;
   const event = provider.parseWebhook(delivery.rawBody, delivery.signature);
-  return db.transaction(async (tx) => {
+  const { handled, recorded } = await db.transaction(async (tx) => {
     const [fresh] = await tx
       .insert(paymentEvents)
       .values({ id: event.id, type: event.type, receivedAt: clock.now() })
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id });
-    if (!fresh) return { handled: 'duplicate' as const };
-    if (event.type !== 'payment_intent.succeeded' || !event.intent) return { handled: 'ignored' as const };
+    if (!fresh) return { handled: 'duplicate' as const, recorded: false };
+    if (event.type !== 'payment_intent.succeeded' || !event.intent) {
+      return { handled: 'ignored' as const, recorded: false };
+    }
     try {
-      await fulfilPayment(tx, context, event.intent);
-      return { handled: 'fulfilled' as const };
+      return { handled: 'fulfilled' as const, recorded: (await recordCardPayment(tx, context, event.intent)).recorded };
     } catch (error) {
-      if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') return { handled: 'ignored' as const };
+      if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') {
+        return { handled: 'ignored' as const, recorded: false };
+      }
       throw error;
     }
   });
+  // Counted once the event's transaction has committed (decision 060).
+  if (recorded) schoolEvents.paymentsSucceeded.inc();
+  return { handled };
 }

@@ -215,7 +215,11 @@ describe('Stripe webhooks (POST /api/public/payment/webhook)', () => {
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/json');
     expect(response.json()).toEqual({
-      error: { code: 'BAD_REQUEST', message: 'The webhook signature could not be verified.' },
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The webhook signature could not be verified.',
+        requestId: expect.any(String) as string,
+      },
     });
     await expectUnpaid(t.db, student.id);
     expect(await eventRecorded(t.db, eventId(payload))).toBe(false);

@@ -24,7 +24,11 @@ describe('course calls need a paid student (402)', () => {
     expect(response.statusCode).toBe(402);
     expect(response.headers['content-type']).toContain('application/json');
     expect(response.json()).toEqual({
-      error: { code: 'PAYMENT_REQUIRED', message: 'Please pay for the course to continue.' },
+      error: {
+        code: 'PAYMENT_REQUIRED',
+        message: 'Please pay for the course to continue.',
+        requestId: expect.any(String) as string,
+      },
     });
   });
 

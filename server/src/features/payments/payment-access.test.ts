@@ -7,7 +7,13 @@ import { buildRegistration, createStudent, markStudentPaid } from '../../testing
 import { signInStudent, uniqueAddress } from '../../testing/sign-in.ts';
 import { PAYMENT_COOKIE } from './payment-access.ts';
 
-const NO_ENROLMENT = { error: { code: 'NOT_FOUND', message: 'No enrolment was found for this payment.' } };
+const NO_ENROLMENT = {
+  error: {
+    code: 'NOT_FOUND',
+    message: 'No enrolment was found for this payment.',
+    requestId: expect.any(String) as string,
+  },
+};
 
 interface IntentAnswer {
   clientSecret: string;

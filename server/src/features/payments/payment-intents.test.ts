@@ -232,7 +232,11 @@ describe.each([{ rig: testProviderRig() }, { rig: stripeRig() }])('paying with t
 
       expect(response.statusCode).toBe(409);
       expect(response.json()).toEqual({
-        error: { code: 'ALREADY_PAID', message: 'This course has already been paid for.' },
+        error: {
+          code: 'ALREADY_PAID',
+          message: 'This course has already been paid for.',
+          requestId: expect.any(String) as string,
+        },
       });
       expect(await rig.intentCount(t)).toBe(before);
     });

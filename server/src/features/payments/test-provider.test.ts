@@ -65,7 +65,13 @@ describe('the built-in test provider’s card form (/api/test-provider)', () => 
 
       expect(response.statusCode).toBe(402);
       expect(response.json()).toEqual({
-        error: { code: 'CARD_DECLINED', type: 'card_error', provider_code: 'card_declined', message },
+        error: {
+          code: 'CARD_DECLINED',
+          type: 'card_error',
+          provider_code: 'card_declined',
+          message,
+          requestId: expect.any(String) as string,
+        },
       });
       await expectUnpaid(t.db, student.id);
       expect((await statusOf(intent)).json<{ status: string }>().status).toBe('requires_payment_method');
@@ -96,6 +102,7 @@ describe('the built-in test provider’s card form (/api/test-provider)', () => 
         type: 'validation_error',
         provider_code: 'invalid_number',
         message: 'Your card number is invalid.',
+        requestId: expect.any(String) as string,
       },
     });
     await expectUnpaid(t.db, student.id);

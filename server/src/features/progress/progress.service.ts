@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../plugins/errors.ts';
 import { queueCertificateDeliveries } from '../certificates/deliveries.service.ts';
 import { type IssueContext, issueCertificate } from '../certificates/issuing.service.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { COMMIT_UNWAITED } from '../../db/unwaited-commit.ts';
 import { assertCourseOpen } from '../rules/course-gate.ts';
@@ -131,12 +132,17 @@ export async function recordChapterCompletion(
  * queued, in the caller's transaction (the grading one, decision 052). The completion's update
  * holds the student's row until that transaction ends, so the enrolment's completion certificate
  * is issued once however many completions land at once: a later one keeps the first moment and
- * the certificate already issued, and queues nothing.
+ * the certificate already issued, and queues nothing. Answers whether it issued the certificate.
  */
-export async function completeCourseWithCertificate(tx: Db, context: IssueContext, studentId: number): Promise<void> {
+export async function completeCourseWithCertificate(
+  tx: Db,
+  context: IssueContext,
+  studentId: number,
+): Promise<boolean> {
   await markCourseComplete(tx, context.clock, studentId);
   const certificate = await issueCertificate(tx, context, { studentId, source: 'completion' });
   if (certificate.created) await queueCertificateDeliveries(tx, context.clock, certificate);
+  return certificate.created;
 }
 
 /** The course's completion moment, set once: a second completion keeps the first (and locks the student's row). */
@@ -166,8 +172,12 @@ export async function completeChapter(
   if (!passing) {
     throw new AppError('QUIZ_NOT_PASSED', 'A chapter is complete only after its quiz is passed.');
   }
-  await db.transaction(async (tx) => {
+  const issued = await db.transaction(async (tx) => {
     await recordChapterCompletion(tx, context.clock, { ...input, attemptId: passing.id });
-    if (input.chapterId === FINAL_EXAM_CHAPTER) await completeCourseWithCertificate(tx, context, input.studentId);
+    return (
+      input.chapterId === FINAL_EXAM_CHAPTER && (await completeCourseWithCertificate(tx, context, input.studentId))
+    );
   });
+  // Counted once the transaction has committed (decision 060).
+  if (issued) schoolEvents.certificatesIssued.inc();
 }

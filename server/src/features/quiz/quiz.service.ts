@@ -5,6 +5,7 @@ import { prepareOnce } from '../../db/prepared.ts';
 import type { ProfileRef } from '../../plugins/session.ts';
 import { answers, questions, quizAttempts } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import { type Language, pick } from '../../plugins/language.ts';
 import {
@@ -314,12 +315,17 @@ interface GradedAttempt {
  */
 async function saveGradedAttempt(db: Db, context: IssueContext, graded: GradedAttempt): Promise<boolean> {
   if (!graded.passed) return saveGrade(db, context.clock, graded);
-  return db.transaction(async (tx) => {
+  let issued = false;
+  const saved = await db.transaction(async (tx) => {
     if (!(await saveGrade(tx, context.clock, graded))) return false;
     await recordChapterCompletion(tx, context.clock, graded);
-    if (graded.chapterId === FINAL_EXAM_CHAPTER) await completeCourseWithCertificate(tx, context, graded.studentId);
+    if (graded.chapterId === FINAL_EXAM_CHAPTER)
+      issued = await completeCourseWithCertificate(tx, context, graded.studentId);
     return true;
   });
+  // Counted once the transaction has committed (decision 060).
+  if (issued) schoolEvents.certificatesIssued.inc();
+  return saved;
 }
 
 /**

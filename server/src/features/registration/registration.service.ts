@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { prepareOnce } from '../../db/prepared.ts';
 import { courts, resetTokens, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
+import { schoolEvents } from '../../platform/metrics.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { newPaymentToken } from '../payments/payment-access.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
@@ -54,16 +55,29 @@ export function findManualEnrolmentStaffId(auth: Auth | null): number | null {
  */
 export async function registerStudent(
   db: Db,
-  context: {
-    clock: Clock;
-    /** The staff member enrolling the student by hand (spec 7), or null for the student's own. */
-    enrolledByStaffId: number | null;
-    schoolTimeZone: string;
-    /** The caller's address, for the duplicate-probe throttle. */
-    ip: string;
-    /** The school's price, for a manual enrolment's payment when no amount is given (decision 026). */
-    defaultPriceCents: number;
-  },
+  context: RegistrationContext,
+  input: Registration,
+): Promise<{ studentId: number; paymentToken?: string }> {
+  const registered = await writeRegistration(db, context, input);
+  // Counted once its statement or transaction has committed (decision 060).
+  schoolEvents.registrations.inc();
+  return registered;
+}
+
+interface RegistrationContext {
+  clock: Clock;
+  /** The staff member enrolling the student by hand (spec 7), or null for the student's own. */
+  enrolledByStaffId: number | null;
+  schoolTimeZone: string;
+  /** The caller's address, for the duplicate-probe throttle. */
+  ip: string;
+  /** The school's price, for a manual enrolment's payment when no amount is given (decision 026). */
+  defaultPriceCents: number;
+}
+
+async function writeRegistration(
+  db: Db,
+  context: RegistrationContext,
   input: Registration,
 ): Promise<{ studentId: number; paymentToken?: string }> {
   const { clock, enrolledByStaffId, schoolTimeZone, ip } = context;

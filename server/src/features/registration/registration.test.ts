@@ -195,7 +195,11 @@ describe('registration', () => {
       const response = await register(buildRegistration({ court: 999_999 }));
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
-        error: { code: 'NO_SUCH_COURT', message: 'Please choose a court from the list.' },
+        error: {
+          code: 'NO_SUCH_COURT',
+          message: 'Please choose a court from the list.',
+          requestId: expect.any(String) as string,
+        },
       });
       expect(await countRows(t.db, 'students')).toBe(before);
     });
@@ -221,6 +225,7 @@ describe('registration', () => {
           code: 'DUPLICATE_ACCOUNT',
           message: expect.stringContaining('An account already exists') as string,
           studentId: existing.id,
+          requestId: expect.any(String) as string,
         },
       });
       expect(await countRows(t.db, 'students')).toBe(before);

@@ -209,6 +209,7 @@ describe('course rules per profile (decision 012)', () => {
           code: 'ATTEMPT_WAIT',
           message: 'You can take this exam again in 24 hours.',
           opens_at: new Date(failedAt.getTime() + DAY).toISOString(),
+          requestId: expect.any(String) as string,
         },
       });
 
@@ -237,6 +238,7 @@ describe('course rules per profile (decision 012)', () => {
           code: 'NO_ATTEMPTS_LEFT',
           message: 'You have used all 2 attempts allowed for this exam. Please contact the school.',
           attempts: 2,
+          requestId: expect.any(String) as string,
         },
       });
       const attempts = await t.db.select().from(quizAttempts).where(eq(quizAttempts.studentId, student.id));
@@ -339,6 +341,7 @@ describe('course rules per profile (decision 012)', () => {
           code: 'COMPLETION_WINDOW_CLOSED',
           message: 'The time allowed to complete this course ended on January 30, 2027. Please contact the school.',
           ended_on: '2027-01-30',
+          requestId: expect.any(String) as string,
         },
       });
       expect((await draw(student, 1)).statusCode).toBe(403);

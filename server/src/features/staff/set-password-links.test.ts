@@ -76,7 +76,9 @@ describe('set-password links', () => {
 
       const again = await setPassword(t, created.token, 'somebody elses passphrase');
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ error: { code: 'INVALID_LINK', message: INVALID_LINK_MESSAGE } });
+      expect(again.json()).toEqual({
+        error: { code: 'INVALID_LINK', message: INVALID_LINK_MESSAGE, requestId: expect.any(String) as string },
+      });
       expect((await signIn(t, created.input.username, 'somebody elses passphrase')).statusCode).toBe(401);
 
       const entries = await auditEntries(t, 'change_password', created.user.id);
@@ -115,7 +117,9 @@ describe('set-password links', () => {
     it('refuses an unknown token as an invalid link', async () => {
       const response = await setPassword(t, 'a'.repeat(43), 'whatever passphrase');
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: { code: 'INVALID_LINK', message: INVALID_LINK_MESSAGE } });
+      expect(response.json()).toEqual({
+        error: { code: 'INVALID_LINK', message: INVALID_LINK_MESSAGE, requestId: expect.any(String) as string },
+      });
     });
 
     it('sends a new link that replaces the earlier one, emailed and audited without the token', async () => {

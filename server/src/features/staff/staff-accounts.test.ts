@@ -208,7 +208,11 @@ describe('staff accounts', () => {
         const response = await boss.client.post('/api/admin/users', newAccount(clash));
         expect(response.statusCode).toBe(409);
         expect(response.json()).toEqual({
-          error: { code: 'STAFF_EXISTS', message: 'A staff member with this username or email already exists.' },
+          error: {
+            code: 'STAFF_EXISTS',
+            message: 'A staff member with this username or email already exists.',
+            requestId: expect.any(String) as string,
+          },
         });
       }
       const other = await createAccount();
@@ -234,7 +238,11 @@ describe('staff accounts', () => {
       for (const input of refusedInputs) refused.push(await boss.client.post('/api/admin/users', input));
       expect(refused.map((response) => response.statusCode)).toEqual([400, 400, 400]);
       expect(refused[0]?.json()).toEqual({
-        error: { code: 'SUPER_ADMIN_ALL_COURTS', message: 'A super admin cannot be limited to one court.' },
+        error: {
+          code: 'SUPER_ADMIN_ALL_COURTS',
+          message: 'A super admin cannot be limited to one court.',
+          requestId: expect.any(String) as string,
+        },
       });
       const emails = (await boss.client.get('/api/admin/users')).json<StaffAccount[]>().map((row) => row.email);
       for (const input of refusedInputs) expect(emails).not.toContain(input.email);

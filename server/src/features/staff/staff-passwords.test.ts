@@ -114,7 +114,9 @@ describe('staff passwords', () => {
         newPw: 'a brand new passphrase',
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: { code: 'WRONG_PASSWORD', message: WRONG_PASSWORD_MESSAGE } });
+      expect(response.json()).toEqual({
+        error: { code: 'WRONG_PASSWORD', message: WRONG_PASSWORD_MESSAGE, requestId: expect.any(String) as string },
+      });
       expect((await signIn(t, member.username, member.password)).statusCode).toBe(200);
       expect(await auditEntries(t, 'change_password', member.id)).toEqual([]);
     });
