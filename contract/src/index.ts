@@ -20,6 +20,7 @@ export * from './staff.ts';
 export * from './staff-access.ts';
 export * from './rules.ts';
 export * from './emails.ts';
+export * from './reminders.ts';
 export * from './seat-time.ts';
 export * from './state-filings.ts';
 export * from './identity.ts';
@@ -44,6 +45,7 @@ import { questionsApi } from './questions.ts';
 import { quizApi } from './quiz.ts';
 import { registrationApi } from './registration.ts';
 import { rulesApi } from './rules.ts';
+import { remindersApi } from './reminders.ts';
 import { seatTimeApi } from './seat-time.ts';
 import { staffApi } from './staff.ts';
 import { stateFilingsApi } from './state-filings.ts';
@@ -68,6 +70,7 @@ export const API_GROUPS = {
   quizApi,
   registrationApi,
   rulesApi,
+  remindersApi,
   seatTimeApi,
   staffApi,
   stateFilingsApi,

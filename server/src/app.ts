@@ -28,6 +28,7 @@ import { registerStateFilingRoutes } from './features/certificates/state-filings
 import { registerCourtViewRoutes } from './features/certificates/court-view.routes.ts';
 import { registerCorrectionRoutes } from './features/certificates/corrections.routes.ts';
 import { registerSeatTimeRoutes } from './features/seat-time/seat-time.routes.ts';
+import { registerReminderRoutes } from './features/reminders/reminders.routes.ts';
 import { registerCertificateRoutes } from './features/certificates/certificates.routes.ts';
 import { registerContentRoutes } from './features/content/content.routes.ts';
 import { registerCourtRoutes } from './features/courts/courts.routes.ts';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCorrectionRoutes(app, deps);
   registerSeatTimeRoutes(app, deps);
   registerIdentityCheckRoutes(app, deps);
+  registerReminderRoutes(app, deps);
   await registerPaymentRoutes(app, deps);
   if (isTestPaymentProvider(deps.payments)) registerTestProviderRoutes(app, deps, deps.payments);
 

@@ -13,6 +13,7 @@ import { createPaymentProvider } from './platform/payments/index.ts';
 import { startDeliveryWorker } from './features/certificates/delivery-worker.service.ts';
 import { startEmailOutboxWorker } from './features/emails/email-outbox-worker.service.ts';
 import { startRetentionJob } from './features/retention/retention.service.ts';
+import { startReminderJob } from './features/reminders/reminders.service.ts';
 import { WEB_DIST } from './plugins/web.ts';
 import { setCaching } from './platform/caches.ts';
 
@@ -59,11 +60,14 @@ export async function runServer(options: ServerOptions = {}): Promise<void> {
   const deliveries = startDeliveryWorker(database.db, systemClock, config, mailer, app.log);
   const emails = startEmailOutboxWorker(database.db, systemClock, mailer, app.log);
   const retention = startRetentionJob(database.db, systemClock, app.log);
+  // Every instance looks for due deadline reminders at start and hourly; the outbox queues each once (decision 059).
+  const reminders = startReminderJob(database.db, { clock: systemClock, config }, app.log);
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await reminders.stop();
     await deliveries.stop();
     await emails.stop();
     await retention.stop();
