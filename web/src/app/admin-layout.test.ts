@@ -47,6 +47,14 @@ describe('admin navigation (spec 6, decision 011)', () => {
     }
   });
 
+  it('gives Email Templates to admins over every court and super admins only (decision 057)', () => {
+    expect(paths(user('admin', null))).toContain('/admin/emails');
+    expect(paths(user('super_admin', null))).toContain('/admin/emails');
+    for (const who of [user('admin', 4), user('clerk', null), user('clerk', 4)]) {
+      expect(paths(who)).not.toContain('/admin/emails');
+    }
+  });
+
   it('gives no item at all to a user the admin area does not know, so the layout removes the stored user (spec 6, decision 026)', () => {
     expect(paths(user('student', null))).toEqual([]);
   });

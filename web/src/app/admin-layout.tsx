@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { useTranslation } from '../lib/i18n.ts';
 import { clearStoredUser } from '../lib/stored-user.ts';
 import { paths } from './paths.ts';
-import { type SessionUser, auditApi, staffApi, staffMayCall, stateFilingsApi } from '@ts/contract';
+import { type SessionUser, auditApi, emailsApi, staffApi, staffMayCall, stateFilingsApi } from '@ts/contract';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { staffPolicyRole } from '../features/admin/staff-role.ts';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
@@ -47,6 +47,8 @@ export function adminNavItems(user: SessionUser | null, t: (key: string) => stri
     items.push({ to: '/admin/state-filings', label: t('admin.nav.stateFilings') });
   }
   if (staffMayCall(staffApi.list, role)) items.push({ to: '/admin/users', label: t('admin.nav.users') });
+  // Decision 057: the school's admins preview every email the school sends.
+  if (staffMayCall(emailsApi.list, role)) items.push({ to: '/admin/emails', label: t('admin.nav.emails') });
   if (staffMayCall(auditApi.list, role)) items.push({ to: '/admin/audit', label: t('admin.nav.audit') });
   return items;
 }

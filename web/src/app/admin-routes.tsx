@@ -14,3 +14,4 @@ export { StudentDetailPage } from '../features/admin/student-detail-page.tsx';
 export { StateFilingsPage } from '../features/admin/state-filings-page.tsx';
 export { CourtCompletionsPage } from '../features/admin/court-completions-page.tsx';
 export { CorrectionsPage } from '../features/admin/corrections-page.tsx';
+export { EmailsPage } from '../features/admin/emails-page.tsx';

@@ -134,6 +134,7 @@ export const router = createBrowserRouter([
               { path: '/admin/state-filings', lazy: lazyPage(admin, (m) => m.StateFilingsPage) },
               { path: '/court', lazy: lazyPage(admin, (m) => m.CourtCompletionsPage) },
               { path: '/admin/corrections', lazy: lazyPage(admin, (m) => m.CorrectionsPage) },
+              { path: '/admin/emails', lazy: lazyPage(admin, (m) => m.EmailsPage) },
             ],
           },
         ],
