@@ -5,6 +5,7 @@ import { useStoredUser } from '../../lib/session.ts';
 import { DeadlineNotice, useStudentRules } from '../rules/rules-messages.tsx';
 import { certificateLine, RulesSummaryList } from '../rules/rules-summary.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { ReminderSwitch } from './reminder-switch.tsx';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
 export function HomePage() {
@@ -47,6 +48,8 @@ export function HomePage() {
       <Link to={beginPath} className={`${buttonClass()} w-full sm:w-auto`}>
         {t('home.begin')}
       </Link>
+      {/* Decision 059: reminders before the student's dates, until the course is finished. */}
+      {user?.type === 'student' && !user.completed_at && <ReminderSwitch studentId={user.id} />}
     </div>
   );
 }
