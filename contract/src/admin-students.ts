@@ -4,6 +4,7 @@ import { CertificateSchema, DeliveryStatusSchema } from './certificates.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { ANY_STAFF_ROLES } from './staff-access.ts';
 import { AdminIdentitySchema } from './identity.ts';
+import { StudentLanguageSchema } from './auth.ts';
 import { IdParam, PageParam } from './primitives.ts';
 import { RulesExceptionSchema } from './rules.ts';
 
@@ -31,6 +32,8 @@ export const AdminStudentSchema = z.object({
   payment_at_formatted: z.string().nullable(),
   completed_at: z.string().nullable(),
   archived_at: z.string().nullable(),
+  /** The language the student's emails are written in (decision 056); the server always fills it. */
+  language: StudentLanguageSchema.optional(),
   /** The staff member who enrolled the student by hand (spec 7 backdoor), or null. */
   enrolled_by: z.string().nullable(),
   /** The rules profile version the enrolment is pinned to (decision 012); the server always fills it. */
@@ -168,7 +171,11 @@ export const UpdateStudentContactSchema = RegistrationSchema.pick({
   city: true,
   state: true,
   zip: true,
-}).extend({ resend: z.boolean() });
+}).extend({
+  resend: z.boolean(),
+  /** The language of the student's emails (decision 056); unchanged when absent. */
+  language: StudentLanguageSchema.optional(),
+});
 export type UpdateStudentContact = z.input<typeof UpdateStudentContactSchema>;
 
 const updateStudentContact = defineEndpoint({

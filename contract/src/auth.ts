@@ -7,6 +7,10 @@ export type StaffRole = z.infer<typeof StaffRoleSchema>;
 export const UserTypeSchema = z.enum(['super_admin', 'admin', 'clerk', 'student']);
 export type UserType = z.infer<typeof UserTypeSchema>;
 
+/** The language a student's emails are written in (decision 056), the app's two. */
+export const StudentLanguageSchema = z.enum(['en', 'es']);
+export type StudentLanguage = z.infer<typeof StudentLanguageSchema>;
+
 /** The signed-in user as the browser keeps it (spec 3, "Stored user session"): a display copy only. */
 export const SessionUserSchema = z.object({
   id: z.number().int(),
@@ -15,6 +19,8 @@ export const SessionUserSchema = z.object({
   court_id: z.number().int().nullable(),
   payment_at: z.string().nullable(),
   completed_at: z.string().nullable(),
+  /** A student's stored language (decision 056), shown by /api/me; staff have none. */
+  language: StudentLanguageSchema.optional(),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;
 
@@ -67,10 +73,20 @@ const getCurrentUser = defineEndpoint({
   response: z.object({ user: SessionUserSchema }),
 });
 
+/** A signed-in student's switch of the app's language, stored for their emails (decision 056). */
+const setMyLanguage = defineEndpoint({
+  method: 'PUT',
+  path: '/api/me/language',
+  body: z.object({ language: StudentLanguageSchema }),
+  response: z.null(),
+  status: 204,
+});
+
 /** The calls of the server's auth feature. */
 export const authApi = {
   loginStudent: loginStudent,
   loginAdmin: loginAdmin,
   logout: logout,
   me: getCurrentUser,
+  setMyLanguage: setMyLanguage,
 } as const;

@@ -30,6 +30,8 @@ export interface SessionPerson {
   name: string;
   paymentAt: Date | null;
   completedAt: Date | null;
+  /** A student's stored language (decision 056); staff have none. */
+  language?: 'en' | 'es';
 }
 
 export type Auth =
@@ -156,6 +158,7 @@ function prepareStudentSessionLookup(db: Db) {
         firstName: students.firstName,
         lastName: students.lastName,
         completedAt: students.completedAt,
+        language: students.language,
       })
       .from(sessions)
       .leftJoin(students, eq(students.id, sessions.studentId))
@@ -208,6 +211,7 @@ async function findStudentAuth(db: Db, tokenHash: string, now: string): Promise<
       name: `${row.firstName ?? ''} ${row.lastName ?? ''}`,
       paymentAt: row.paymentAt,
       completedAt: row.completedAt,
+      ...(row.language === null ? {} : { language: row.language }),
     },
   };
 }

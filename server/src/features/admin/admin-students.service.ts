@@ -189,6 +189,7 @@ export async function getStudentDetail(
     completed_at: student.completedAt?.toISOString() ?? null,
     archived_at: student.archivedAt?.toISOString() ?? null,
     enrolled_by: row.enrolledBy,
+    language: student.language,
     rules_profile: {
       id: student.rulesProfileId,
       version: student.rulesProfileVersion,
@@ -220,7 +221,8 @@ export async function getStudentDetail(
 /**
  * Staff correct a student's email and mailing address, audited before and after, and
  * the student's certificate emails follow the new address (resent at once when asked), in one
- * transaction. An email another active enrolment uses is refused, and nothing changes.
+ * transaction. An email another active enrolment uses is refused, and nothing changes. The
+ * language the student's emails are written in is changed here too, when given (decision 056).
  */
 export async function updateStudentContact(
   db: Db,
@@ -229,7 +231,15 @@ export async function updateStudentContact(
     auth: Auth;
     staffId: number;
     studentId: number;
-    contact: { email: string; address: string; city: string; state: string; zip: string; resend: boolean };
+    contact: {
+      email: string;
+      address: string;
+      city: string;
+      state: string;
+      zip: string;
+      resend: boolean;
+      language?: Language | undefined;
+    };
   },
 ): Promise<void> {
   await assertMaySeeStudent(db, input.auth, input.studentId);
@@ -243,13 +253,16 @@ export async function updateStudentContact(
           city: students.city,
           state: students.state,
           zip: students.zip,
+          language: students.language,
           archivedAt: students.archivedAt,
         })
         .from(students)
         .where(eq(students.id, input.studentId))
         .for('update');
       if (!row) throw notFound('No such student.');
-      const { archivedAt, ...before } = row;
+      const { archivedAt, language: languageBefore, ...contactBefore } = row;
+      // The language is audited only when it is given, so an older form's save reads as before.
+      const before = fields.language === undefined ? contactBefore : { ...contactBefore, language: languageBefore };
       // An archived enrolment is history: its address is what it was, and its certificates are not
       // sent again to a new one (the student's current enrolment has its own contact details).
       if (archivedAt) {

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { authApi } from '@ts/contract';
 import type { AppDeps } from '../../deps.ts';
-import { PUBLIC, serve } from '../../plugins/endpoint.ts';
+import { PUBLIC, serve, STUDENT } from '../../plugins/endpoint.ts';
 import { unauthenticated } from '../../plugins/errors.ts';
 import { clearSessionCookie, endSession, startSession } from '../../plugins/session.ts';
 import { authenticateStaff, authenticateStudent, getSessionUser } from './auth.service.ts';
+import { updateStudentLanguage } from './student-language.service.ts';
 import { grantPaymentAccess } from '../payments/payment-access.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: AppDeps): void {
@@ -41,5 +42,11 @@ export function registerAuthRoutes(app: FastifyInstance, { db, clock, config }: 
     const auth = await request.getAuth();
     if (!auth) throw unauthenticated();
     return { user: getSessionUser(auth) };
+  });
+
+  // The web's language switch, for a signed-in student: their emails follow it (decision 056).
+  serve(app, authApi.setMyLanguage, STUDENT, async ({ body, auth }) => {
+    await updateStudentLanguage(db, auth.studentId, body.language);
+    return undefined;
   });
 }

@@ -27,6 +27,7 @@ function presentUser(user: {
     court_id: user.courtId,
     payment_at: user.person.paymentAt?.toISOString() ?? null,
     completed_at: user.person.completedAt?.toISOString() ?? null,
+    ...(user.person.language === undefined ? {} : { language: user.person.language }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import { PUBLIC, serve, STUDENT } from '../../plugins/endpoint.ts';
 import { clearSessionCookie } from '../../plugins/session.ts';
 import { assertOwnRecord } from '../../plugins/policies.ts';
+import { requestLanguage } from '../../plugins/language.ts';
 import {
   findManualEnrolmentStaffId,
   registerStudent,
@@ -25,6 +26,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
         schoolTimeZone: config.schoolTimeZone,
         ip: request.ip,
         defaultPriceCents: config.coursePriceCents,
+        language: requestLanguage(request),
       },
       body,
     );

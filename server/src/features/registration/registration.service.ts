@@ -11,6 +11,7 @@ import { schoolEvents } from '../../platform/metrics.ts';
 import { createToken, hashToken } from '../../platform/tokens.ts';
 import { newPaymentToken } from '../payments/payment-access.ts';
 import { AppError, badRequest, forbidden } from '../../plugins/errors.ts';
+import type { Language } from '../../plugins/language.ts';
 import { underGuessLimits, withGuessThrottle } from '../auth/throttle.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { policyRoleOf, type PolicyRole } from '../../plugins/endpoint.ts';
@@ -73,6 +74,8 @@ interface RegistrationContext {
   ip: string;
   /** The school's price, for a manual enrolment's payment when no amount is given (decision 026). */
   defaultPriceCents: number;
+  /** The language the registration was made in: the student's emails are written in it (decision 056). */
+  language: Language;
 }
 
 async function writeRegistration(
@@ -106,6 +109,7 @@ async function writeRegistration(
     courtDueDate,
     caseNumber: input.case_number ?? null,
     paymentTokenHash: paymentToken ? hashToken(paymentToken) : null,
+    language: context.language,
     // Every column a registration writes, whichever path writes it: insertStudentIfClear names
     // them one by one, so a new one must be added there too (the compiler says so).
   } satisfies Record<Exclude<RegisteredColumn, 'createdAt' | ProfileColumn>, unknown>;
@@ -193,6 +197,7 @@ const REGISTERED = [
   'rulesProfileVersion',
   'courtDueDate',
   'caseNumber',
+  'language',
   'createdAt',
 ] as const;
 type RegisteredColumn = (typeof REGISTERED)[number];

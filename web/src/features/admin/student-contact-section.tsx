@@ -8,12 +8,13 @@ import { SelectField, TextField } from '../../components/field.tsx';
 import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { StateOptions } from '../../components/state-options.tsx';
-import { useTranslation } from '../../lib/i18n.ts';
+import { LANGUAGES, useTranslation } from '../../lib/i18n.ts';
 import { adminQueries } from './admin-queries.ts';
 
 /**
  * Decision 026: an admin corrects the student's email and mailing address (a typo reaches no one)
- * and, in the same step, sends the certificate to the new address.
+ * and, in the same step, sends the certificate to the new address. The language of the student's
+ * emails is changed here too (decision 056).
  */
 export function StudentContactSection({ student }: { student: AdminStudent }) {
   const { t } = useTranslation();
@@ -26,6 +27,8 @@ export function StudentContactSection({ student }: { student: AdminStudent }) {
     state: student.state,
     zip: student.zip,
     resend: student.certificates.length > 0,
+    // Decision 056: the language the school writes to the student in, sent with the rest.
+    language: student.language ?? 'en',
   });
   const [invalid, setInvalid] = useState<string | null>(null);
   const save = useMutation({
@@ -89,6 +92,13 @@ export function StudentContactSection({ student }: { student: AdminStudent }) {
           onChange={set('zip')}
           error={invalid === 'zip' ? t('adminStudent.contact.badZip') : undefined}
         />
+        <SelectField label={t('adminStudent.contact.language')} value={values.language} onChange={set('language')}>
+          {LANGUAGES.map((language) => (
+            <option key={language} value={language} lang={language}>
+              {t(`language.${language}`)}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <label className="flex items-center gap-2">
         <input

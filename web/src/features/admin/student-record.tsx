@@ -70,6 +70,9 @@ export function StudentRecord({
       </Field>
       {student.enrolled_by && <Field label={t('adminStudent.enrolledBy')}>{student.enrolled_by}</Field>}
       <Field label={t('fields.email')}>{student.email}</Field>
+      {student.language && (
+        <Field label={t('adminStudent.contact.language')}>{t(`language.${student.language}`)}</Field>
+      )}
       <Field label={t('fields.court')}>{student.court_name}</Field>
       {student.rules_profile && (
         <Field label={t('rules.adminProfile')}>
