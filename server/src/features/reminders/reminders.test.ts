@@ -1,7 +1,12 @@
+import os from 'node:os';
+import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, seatTimeLedger, students } from '../../db/schema.ts';
 import { localDate } from '../../platform/clock.ts';
+import { createMailer } from '../../platform/mail/mailer.ts';
+import { type SmtpTestServer, startSmtpTestServer } from '../../testing/smtp-test-server.ts';
+import { sendDueEmails } from '../emails/email-outbox-worker.service.ts';
 import { buildTestApp, type TestApp } from '../../testing/build-test-app.ts';
 import { moduleIdsOf, recordChapterPassed } from '../../testing/course.ts';
 import { archiveStudent } from '../../testing/dashboard-data.ts';
@@ -14,12 +19,21 @@ const DAY = 86_400_000;
 
 describe('reminders before the court due date and the end of the completion window (decision 059)', () => {
   let t: TestApp;
+  let smtp: SmtpTestServer;
 
   beforeAll(async () => {
-    t = await buildTestApp({ config: { PUBLIC_URL: 'https://school.example' } });
+    smtp = await startSmtpTestServer();
+    const mailer = createMailer({
+      smtpUrl: smtp.url,
+      from: 'school@example.com',
+      outboxDir: path.join(os.tmpdir(), 'ts-never-written'),
+    });
+    t = await buildTestApp({ config: { PUBLIC_URL: 'https://school.example' }, mailer });
   });
   afterAll(async () => {
     await t.close();
+    await t.mailer.close();
+    await smtp.stop();
   });
 
   const today = () => localDate(t.clock.now(), t.config.schoolTimeZone);
@@ -82,9 +96,12 @@ describe('reminders before the court due date and the end of the completion wind
     expect(await remindersOf(student.id)).toHaveLength(1);
   });
 
-  it('queues it once when two instances look at the same moment', async () => {
+  it('queues it once when two instances start their jobs at the same moment', async () => {
     const student = await studentDueIn(6);
-    await Promise.all([runRound(), runRound()]);
+    const quiet = { info: () => {}, error: (object: object) => expect.fail(JSON.stringify(object)) };
+    const context = { clock: t.clock, config: t.config };
+    const jobs = [startReminderJob(t.db, context, quiet), startReminderJob(t.db, context, quiet)];
+    await Promise.all(jobs.map((job) => job.stop()));
     expect((await remindersOf(student.id)).map((row) => row.dedupeKey)).toEqual([
       `reminder:${String(student.id)}:court:7:${addDays(today(), 6)}`,
     ]);
@@ -227,5 +244,15 @@ describe('reminders before the court due date and the end of the completion wind
     await job.stop();
     expect(await remindersOf(student.id)).toHaveLength(1);
     expect(logged).toContainEqual({ queued: 1 });
+  });
+
+  it('reaches the student through the outbox over SMTP', async () => {
+    const student = await studentDueIn(2, { firstName: 'Alma' });
+    await runRound();
+    await sendDueEmails(t.db, t.clock, t.mailer);
+    const received = smtp.messages.filter((message) => message.to.includes(student.email));
+    expect(received).toHaveLength(1);
+    expect(received[0]?.subject).toBe('Your certificate is due to your court in 2 days');
+    expect(received[0]?.text).toContain('Hello Alma,');
   });
 });
