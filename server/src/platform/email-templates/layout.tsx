@@ -1,3 +1,7 @@
+// The JSX runtime is named here, not only in a tsconfig: tsx also runs the server from the
+// repository's root (the end-to-end server, the benches), where no tsconfig says it (decision 057).
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
 import { Body, Container, Head, Hr, Html, Link, Section, Text } from '@react-email/components';
 import { render } from '@react-email/render';
 import type { ReactNode } from 'react';

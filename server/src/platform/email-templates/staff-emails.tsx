@@ -1,3 +1,7 @@
+// The JSX runtime is named here, not only in a tsconfig: tsx also runs the server from the
+// repository's root (the end-to-end server, the benches), where no tsconfig says it (decision 057).
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
 import type { Email, EmailLanguage, SchoolDetails } from './email.ts';
 import { AddressLink, EmailLayout, Paragraph, renderEmail } from './layout.tsx';
 
