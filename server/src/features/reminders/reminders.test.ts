@@ -155,6 +155,15 @@ describe('reminders before the court due date and the end of the completion wind
     ]);
   });
 
+  it('says "1 day" the day before a date whose 2-day reminder was missed', async () => {
+    const student = await studentDueIn(1);
+    await runRound();
+    const [reminder] = await remindersOf(student.id);
+    expect(reminder?.dedupeKey).toBe(`reminder:${String(student.id)}:court:2:${addDays(today(), 1)}`);
+    expect(reminder?.subject).toBe('Your certificate is due to your court in 1 day');
+    expect(reminder?.textBody).toContain(', 1 day from today.');
+  });
+
   it('reminds of a moved date on its own: a correction that moves the due date gets the new date its reminder', async () => {
     const student = await studentDueIn(7);
     await runRound();

@@ -38,6 +38,12 @@ function longDate(isoDate: string, language: EmailLanguage): string {
   return dateFormats[language].format(new Date(`${isoDate}T00:00:00Z`));
 }
 
+/** A number of days: "1 day", "2 days", "1 día", "2 días". */
+function dayCount(days: number, language: EmailLanguage): string {
+  if (language === 'es') return `${String(days)} ${days === 1 ? 'día' : 'días'}`;
+  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
+}
+
 /** Minutes as hours and minutes: "3 hours 20 minutes", "3 horas y 20 minutos". */
 function studyTime(minutes: number, language: EmailLanguage): string {
   const hours = Math.floor(minutes / 60);
@@ -71,19 +77,19 @@ function whatIsLeft(data: ReminderEmailData, language: EmailLanguage): string {
 export function deadlineReminderEmail(data: ReminderEmailData, language: EmailLanguage): Email {
   const { school } = data;
   const link = `${school.publicUrl}${data.continuePath}`;
-  const days = String(data.daysLeft);
+  const days = { en: dayCount(data.daysLeft, 'en'), es: dayCount(data.daysLeft, 'es') };
   return inLanguage(language, {
     en: {
       subject:
         data.kind === 'court'
-          ? `Your certificate is due to your court in ${days} days`
-          : `${days} days left to finish your traffic school course`,
+          ? `Your certificate is due to your court in ${days.en}`
+          : `${days.en} left to finish your traffic school course`,
       text:
         `Hello ${data.firstName},\n\n` +
         (data.kind === 'court'
-          ? `Your court expects your certificate of completion by ${longDate(data.date, 'en')}, ${days} days from today.` +
+          ? `Your court expects your certificate of completion by ${longDate(data.date, 'en')}, ${days.en} from today.` +
             (data.windowEndsTheSameDay ? ' That is also the last day the school allows to finish the course.' : '')
-          : `The time allowed to finish your course ends on ${longDate(data.date, 'en')}, ${days} days from today. After that day the course closes.`) +
+          : `The time allowed to finish your course ends on ${longDate(data.date, 'en')}, ${days.en} from today. After that day the course closes.`) +
         `\n\nStill to do:\n${whatIsLeft(data, 'en')}\n` +
         `Continue where you left off: ${link}\n\n` +
         `You can turn these reminders off on your home page after signing in.\n` +
@@ -92,16 +98,16 @@ export function deadlineReminderEmail(data: ReminderEmailData, language: EmailLa
     es: {
       subject:
         data.kind === 'court'
-          ? `Su tribunal espera su certificado dentro de ${days} días`
-          : `Le quedan ${days} días para terminar su curso de escuela de tránsito`,
+          ? `Su tribunal espera su certificado dentro de ${days.es}`
+          : `${data.daysLeft === 1 ? 'Le queda' : 'Le quedan'} ${days.es} para terminar su curso de escuela de tránsito`,
       text:
         `Hola, ${data.firstName}:\n\n` +
         (data.kind === 'court'
-          ? `Su tribunal espera su certificado de finalización a más tardar el ${longDate(data.date, 'es')}, dentro de ${days} días.` +
+          ? `Su tribunal espera su certificado de finalización a más tardar el ${longDate(data.date, 'es')}, dentro de ${days.es}.` +
             (data.windowEndsTheSameDay
               ? ' Ese también es el último día que la escuela permite para terminar el curso.'
               : '')
-          : `El plazo para terminar su curso vence el ${longDate(data.date, 'es')}, dentro de ${days} días. Después de ese día, el curso se cierra.`) +
+          : `El plazo para terminar su curso vence el ${longDate(data.date, 'es')}, dentro de ${days.es}. Después de ese día, el curso se cierra.`) +
         `\n\nLe falta:\n${whatIsLeft(data, 'es')}\n` +
         `Continúe donde se quedó: ${link}\n\n` +
         `Puede desactivar estos recordatorios en su página de inicio después de iniciar sesión.\n` +
