@@ -163,6 +163,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ ADMIN_PASSWORD: 'twelve chars' }).admin.password).toBe('twelve chars');
   });
 
+  it('has no metrics token unless METRICS_TOKEN is set, and refuses one shorter than 16 characters (decision 060)', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(problemsOf({ METRICS_TOKEN: 'fifteen-chars-x' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+    expect(loadConfig({ METRICS_TOKEN: 'sixteen-chars-xy' }).metricsToken).toBe('sixteen-chars-xy');
+  });
+
   it.each(['0', '12.5', 'abc'])('refuses the course price %j', (price) => {
     expect(problemsOf({ COURSE_PRICE_CENTS: price })).toEqual([expect.stringMatching(/^COURSE_PRICE_CENTS: /)]);
   });

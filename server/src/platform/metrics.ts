@@ -72,16 +72,19 @@ export function createMetrics(sources: {
     labelNames: ['method', 'route', 'status_code'],
     registers: [registry],
   });
+  // Read from the database at scrape time, in a registry of their own: a scrape that could not
+  // read them leaves them out, rather than showing an empty queue.
+  const databaseFigures = new Registry();
   const deliveries = new Gauge({
     name: 'certificate_deliveries',
     help: 'Certificate emails by status, read from the database at scrape time.',
     labelNames: ['status'],
-    registers: [registry],
+    registers: [databaseFigures],
   });
   const oldestQueued = new Gauge({
     name: 'certificate_delivery_oldest_queued_age_seconds',
     help: 'How long the oldest queued certificate email has waited (0 when none is queued).',
-    registers: [registry],
+    registers: [databaseFigures],
   });
   const { pool } = sources;
   if (pool) {
@@ -104,6 +107,7 @@ export function createMetrics(sources: {
       requestDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
     },
     async scrape() {
+      let read = true;
       try {
         const backlog = await sources.readDeliveryBacklog();
         for (const status of new Set([...DELIVERY_STATUSES, ...Object.keys(backlog.byStatus)])) {
@@ -113,11 +117,11 @@ export function createMetrics(sources: {
       } catch (error) {
         // A database that cannot answer leaves these two out rather than failing the scrape, so
         // that the process's own metrics still arrive (and `up` keeps meaning the process is up).
-        deliveries.reset();
-        oldestQueued.reset();
+        read = false;
         sources.onReadFailure(error);
       }
-      return registry.metrics();
+      // Two expositions one after the other are one: their metric names differ.
+      return (await registry.metrics()) + (read ? await databaseFigures.metrics() : '');
     },
   };
 }

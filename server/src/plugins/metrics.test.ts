@@ -85,6 +85,15 @@ describe('/metrics with METRICS_TOKEN set', () => {
     expect(text).not.toContain('987654');
   });
 
+  it('labels every path no route matched as one series, so probes of random paths make no new ones', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/no-such-call-4242' });
+    const text = await scrape();
+    expect(text).toMatch(
+      /^http_request_duration_seconds_count\{method="GET",route="unmatched",status_code="404"\} [1-9]/m,
+    );
+    expect(text).not.toContain('no-such-call-4242');
+  });
+
   it('counts a registration once it is written', async () => {
     const before = valueOf(await scrape(), 'registrations_total') ?? 0;
     const response = await t.app.inject({ method: 'POST', url: '/api/register/student', payload: buildRegistration() });
