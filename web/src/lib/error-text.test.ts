@@ -4,7 +4,7 @@ import { ERROR_CODES } from '@ts/contract';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import { ApiError, NetworkError } from './api.ts';
-import { errorText } from './error-text.ts';
+import { errorText, unexpectedErrorText } from './error-text.ts';
 import i18n from './i18n.ts';
 
 afterEach(async () => {
@@ -50,6 +50,16 @@ describe('what a page says for a failed call (decision 018: codes, not server En
     await i18n.changeLanguage('es');
     expect(errorText(failed, i18n.t)).toBe(
       'Algo salió mal. Inténtelo de nuevo.\nReferencia: b7e1c2d4-5f60-4a1b-9c8d-0e1f2a3b4c5d',
+    );
+  });
+
+  it('ends a translated 5xx with the reference too, and the generic words of a page that has its own', () => {
+    const down = new ApiError(503, 'SERVICE_UNAVAILABLE', 'Reconnecting.');
+    down.requestId = 'req-503';
+    expect(errorText(down, i18n.t)).toBe(`${i18n.t('apiErrors.SERVICE_UNAVAILABLE')}\nReference: req-503`);
+    expect(unexpectedErrorText(down, i18n.t)).toBe(`${i18n.t('errors.unexpected')}\nReference: req-503`);
+    expect(unexpectedErrorText(new NetworkError(new TypeError('Failed to fetch')), i18n.t)).toBe(
+      i18n.t('errors.unexpected'),
     );
   });
 

@@ -14,11 +14,21 @@ import { formatDay, formatMoment } from './dates.ts';
  * lines by. The page shows it on a line of its own (Alert keeps line breaks).
  */
 export function errorText(error: unknown, t: TFunction): string {
-  const generic =
-    !(error instanceof ApiError) || !error.fromApi || error.code === 'UNKNOWN' || error.code === 'INTERNAL';
-  const text = generic ? t('errors.unexpected') : t(`apiErrors.${error.code}`, valuesOf(error.code, error.details));
-  const reference = error instanceof ApiError && (generic || error.status >= 500) ? error.requestId : undefined;
-  return reference === undefined ? text : `${text}\n${t('errors.reference', { id: reference })}`;
+  if (!(error instanceof ApiError) || !error.fromApi || error.code === 'UNKNOWN' || error.code === 'INTERNAL') {
+    return unexpectedErrorText(error, t);
+  }
+  const text = t(`apiErrors.${error.code}`, valuesOf(error.code, error.details));
+  return error.status >= 500 ? withReference(text, error, t) : text;
+}
+
+/** The generic words for a failure, with the request's reference when the server named it (decision 060). */
+export function unexpectedErrorText(error: unknown, t: TFunction): string {
+  return withReference(t('errors.unexpected'), error, t);
+}
+
+function withReference(text: string, error: unknown, t: TFunction): string {
+  const id = error instanceof ApiError ? error.requestId : undefined;
+  return id === undefined ? text : `${text}\n${t('errors.reference', { id })}`;
 }
 
 /** The {{placeholders}} of a code's translation, from its details (the contract's ERROR_DETAILS). */

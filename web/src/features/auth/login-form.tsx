@@ -6,6 +6,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, gotNoAnswerFromApi } from '../../lib/api.ts';
+import { unexpectedErrorText } from '../../lib/error-text.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -51,7 +52,7 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
       // connection) is said as such, or a hurried driver retypes correct details, or registers again.
       if (gotNoAnswerFromApi(caught)) setError(t('login.noAnswer'));
       else if (caught instanceof ApiError && caught.status === 429) setError(t('login.tooMany'));
-      else if (caught instanceof ApiError && caught.status >= 500) setError(t('errors.unexpected'));
+      else if (caught instanceof ApiError && caught.status >= 500) setError(unexpectedErrorText(caught, t));
       else setError(t('login.invalid'));
     }
   }

@@ -9,6 +9,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { PasswordPair } from '../../components/password-pair.tsx';
 import { ApiError, callApi } from '../../lib/api.ts';
+import { unexpectedErrorText } from '../../lib/error-text.ts';
 import { weakPasswordMessage } from './weak-password.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
@@ -49,7 +50,7 @@ export function SetPasswordPage() {
       if (weak) setError(weak);
       else if (caught instanceof ApiError && caught.code === 'INVALID_LINK') setError(t('setPassword.invalidLink'));
       else if (caught instanceof ApiError && caught.status === 429) setError(t('setPassword.tooMany'));
-      else setError(t('errors.unexpected'));
+      else setError(unexpectedErrorText(caught, t));
     }
   }
 

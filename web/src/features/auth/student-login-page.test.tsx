@@ -29,4 +29,12 @@ describe('the student sign-in page', () => {
     }));
     expect(alert.textContent).toBe('Invalid username or password');
   });
+
+  it("gives the server's failure a reference line for support, its request's id (decision 060)", async () => {
+    const alert = await signInWith(() => ({
+      status: 500,
+      body: { error: { code: 'INTERNAL', message: 'Something went wrong.', requestId: 'c0ffee-42' } },
+    }));
+    expect(alert.textContent).toBe('Something went wrong. Please try again.\nReference: c0ffee-42');
+  });
 });

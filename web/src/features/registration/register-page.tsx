@@ -7,6 +7,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ApiError, callApi, detailsOf } from '../../lib/api.ts';
+import { unexpectedErrorText } from '../../lib/error-text.ts';
 import { useCourts } from '../../lib/queries.ts';
 import {
   RegistrationFields,
@@ -74,7 +75,7 @@ export function RegisterPage() {
       } else if (caught instanceof ApiError && caught.status === 400) {
         setError(t('register.invalid'));
       } else {
-        setError(t('errors.unexpected'));
+        setError(unexpectedErrorText(caught, t));
       }
     }
   }
