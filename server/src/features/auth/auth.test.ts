@@ -293,6 +293,8 @@ describe('auth', () => {
           court_id: null,
           payment_at: paidAt.toISOString(),
           completed_at: null,
+          // The student's stored language (decision 056).
+          language: 'en',
         },
       });
     });
