@@ -72,8 +72,10 @@ describe('/metrics with METRICS_TOKEN set', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/plain');
     for (const name of METRIC_NAMES) expect(response.body, name).toContain(`# TYPE ${name} `);
-    // On the embedded database there is no pool to report.
-    expect(response.body).not.toContain('db_pool_connections');
+    // PostgreSQL's pool by state; the embedded database has no pool to report.
+    for (const state of ['total', 'idle', 'waiting']) {
+      expect(response.body.includes(`db_pool_connections{state="${state}"} `)).toBe(t.database.kind === 'postgres');
+    }
   });
 
   it("labels a request's time with its route's pattern, never the URL it was called with", async () => {
