@@ -7,14 +7,16 @@ import { forbidden, notFound, unauthenticated, validationFailed } from '../../pl
 import { listEmailTemplates, previewEmailTemplate } from './preview.service.ts';
 
 /**
- * Decision 057: the email's HTML as a document of its own, for the preview page's sandboxed
- * frame. The app's pages forbid inline styles (decision 020), and a frame written from the page
- * (srcdoc) inherits that policy, so an email, whose styles are all inline as mail clients need,
- * would show unstyled there. This answer carries its own policy instead: inline styles, no
- * script, no request anywhere, and a sandbox.
+ * Decision 057: the email's HTML as a document of its own, for the preview page's frame. The
+ * app's pages forbid inline styles (decision 020), and a frame written from the page (srcdoc)
+ * inherits that policy, so an email, whose styles are all inline as mail clients need, would show
+ * unstyled there. This answer carries its own policy instead: inline styles and nothing else (no
+ * script, no request anywhere: default-src 'none'), in a sandbox that gives it an origin of its
+ * own. The sandbox lets scripts be evaluated only so that tools reading the page (axe, the browser
+ * tests) can read the frame too; the policy still runs none of the document's own.
  */
 const EMAIL_DOCUMENT_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox allow-scripts";
 
 const PreviewQuery = z.object({ language: EmailLanguageSchema.default('en') });
 
