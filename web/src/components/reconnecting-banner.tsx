@@ -12,7 +12,8 @@ import { useTranslation } from '../lib/i18n.ts';
  * an answer comes again it goes, and the reads that gave up meanwhile are asked again: the page
  * recovers without a reload.
  *
- * The live region is always in the page, so screen readers announce the words when they appear.
+ * The live region is always in the page, so screen readers announce the words when they appear;
+ * it is a plain polite region, not a `status` role, which the pages keep for their own messages.
  */
 export function ReconnectingBanner() {
   const { t } = useTranslation();
@@ -40,11 +41,7 @@ export function ReconnectingBanner() {
   }, [isReconnecting, queryClient]);
 
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4"
-    >
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
       {isReconnecting && (
         <p className="pointer-events-auto max-w-xl rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900 shadow-lg">
           {t('reconnecting.banner')}
