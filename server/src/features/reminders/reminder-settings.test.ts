@@ -6,6 +6,7 @@ import { apiClient, signedInStaff } from '../../testing/course.ts';
 import { archiveStudent } from '../../testing/dashboard-data.ts';
 import { createStudent } from '../../testing/factories.ts';
 import { signInStudent } from '../../testing/sign-in.ts';
+import { setReminderSetting } from './reminder-settings.service.ts';
 
 describe("the student's reminder setting (decision 059)", () => {
   let t: TestApp;
@@ -81,8 +82,13 @@ describe("the student's reminder setting (decision 059)", () => {
     const student = await signedInStudent();
     await archiveStudent(t.db, student.id, t.clock.now());
     const answer = await student.client.put(settingUrl(student.id), { remindersOn: false });
-    // An archived enrolment's session is nobody's (plugins/session.ts).
+    // An archived enrolment's session is nobody's (plugins/session.ts), and the service keeps it as it was.
     expect(answer.statusCode).toBe(401);
+    await expect(
+      setReminderSetting(t.db, { studentId: student.id, setting: { remindersOn: false } }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await remindersOffOf(student.id)).toBe(false);
   });
 });
