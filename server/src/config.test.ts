@@ -35,6 +35,9 @@ describe('loadConfig', () => {
       mailFrom: 'Traffic School <no-reply@example.com>',
       supportEmail: 'support@example.com',
       schoolName: 'Safe Roads Traffic School',
+      schoolAddress: '100 Example Street, Sacramento, CA 95814',
+      schoolPhone: '(555) 010-0100',
+      certificateSigner: { name: 'Alex Example', title: 'School Director' },
       coursePriceCents: 2995,
       stripe: { secretKey: undefined, publishableKey: undefined, webhookSecret: undefined },
       videoBaseUrl: '/videos',
@@ -73,6 +76,9 @@ describe('loadConfig', () => {
       MAIL_FROM: 'School <school@school.example>',
       SUPPORT_EMAIL: 'help@school.example',
       SCHOOL_NAME: 'Careful Drivers',
+      SCHOOL_ADDRESS: '48 Main Street, Fresno, CA 93721',
+      SCHOOL_PHONE: '(559) 555-0199',
+      CERTIFICATE_SIGNER: 'Dana Whitfield|Director',
       COURSE_PRICE_CENTS: '4500',
       STRIPE_SECRET_KEY: 'sk_test_1',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
@@ -95,6 +101,9 @@ describe('loadConfig', () => {
       mailFrom: 'School <school@school.example>',
       supportEmail: 'help@school.example',
       schoolName: 'Careful Drivers',
+      schoolAddress: '48 Main Street, Fresno, CA 93721',
+      schoolPhone: '(559) 555-0199',
+      certificateSigner: { name: 'Dana Whitfield', title: 'Director' },
       coursePriceCents: 4500,
       stripe: { secretKey: 'sk_test_1', publishableKey: 'pk_test_1', webhookSecret: 'whsec_1' },
       videoBaseUrl: 'https://videos.example',
@@ -169,6 +178,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: 'sixteen-chars-xy' }).metricsToken).toBe('sixteen-chars-xy');
   });
 
+  it('reads CERTIFICATE_SIGNER as the name, then | and the title, which may be left out (decision 062)', () => {
+    expect(loadConfig({ CERTIFICATE_SIGNER: ' Maria Lopez | School Director ' }).certificateSigner).toEqual({
+      name: 'Maria Lopez',
+      title: 'School Director',
+    });
+    expect(loadConfig({ CERTIFICATE_SIGNER: 'Maria Lopez' }).certificateSigner).toEqual({
+      name: 'Maria Lopez',
+      title: '',
+    });
+    expect(problemsOf({ CERTIFICATE_SIGNER: '|School Director' })).toEqual([
+      expect.stringMatching(/^CERTIFICATE_SIGNER: /),
+    ]);
+    expect(problemsOf({ CERTIFICATE_SIGNER: 'Maria|Lopez|Director' })).toEqual([
+      expect.stringMatching(/^CERTIFICATE_SIGNER: /),
+    ]);
+  });
+
   it.each(['0', '12.5', 'abc'])('refuses the course price %j', (price) => {
     expect(problemsOf({ COURSE_PRICE_CENTS: price })).toEqual([expect.stringMatching(/^COURSE_PRICE_CENTS: /)]);
   });
@@ -183,6 +209,9 @@ describe('a production start (decision 016)', () => {
     STRIPE_SECRET_KEY: 'sk_live_1',
     STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
     STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    SCHOOL_ADDRESS: '2200 Harbor Boulevard, Suite 140, Costa Mesa, CA 92626',
+    SCHOOL_PHONE: '(714) 555-0142',
+    CERTIFICATE_SIGNER: 'Maria Lopez|School Director',
   };
   const without = (...names: (keyof typeof LIVE)[]) =>
     Object.fromEntries(Object.entries(LIVE).filter(([name]) => !names.includes(name as keyof typeof LIVE)));
@@ -232,9 +261,29 @@ describe('a production start (decision 016)', () => {
     }
   });
 
-  it('lists all three problems at once for a production start with no settings', () => {
+  it('refuses to print the example address, phone or signer on real certificates (decision 062)', () => {
+    expect(problemsOf(without('SCHOOL_ADDRESS', 'SCHOOL_PHONE', 'CERTIFICATE_SIGNER'))).toEqual([
+      expect.stringMatching(/^SCHOOL_ADDRESS: is required in production/),
+      expect.stringMatching(/^SCHOOL_PHONE: is required in production/),
+      expect.stringMatching(/^CERTIFICATE_SIGNER: is required in production/),
+    ]);
+    expect(loadConfig(LIVE)).toMatchObject({
+      schoolAddress: '2200 Harbor Boulevard, Suite 140, Costa Mesa, CA 92626',
+      schoolPhone: '(714) 555-0142',
+      certificateSigner: { name: 'Maria Lopez', title: 'School Director' },
+    });
+  });
+
+  it('lists every problem at once for a production start with no settings', () => {
     const variables = problemsOf({ NODE_ENV: 'production' }).map((problem) => problem.split(':')[0]);
-    expect(variables).toEqual(['STRIPE_SECRET_KEY', 'SMTP_URL', 'PUBLIC_URL']);
+    expect(variables).toEqual([
+      'STRIPE_SECRET_KEY',
+      'SMTP_URL',
+      'PUBLIC_URL',
+      'SCHOOL_ADDRESS',
+      'SCHOOL_PHONE',
+      'CERTIFICATE_SIGNER',
+    ]);
   });
 
   it('lets each through when its own flag is true, and only that one', () => {
@@ -242,7 +291,7 @@ describe('a production start (decision 016)', () => {
     const variables = problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).map(
       (problem) => problem.split(':')[0],
     );
-    expect(variables).toEqual(['SMTP_URL', 'PUBLIC_URL']);
+    expect(variables).toEqual(['SMTP_URL', 'PUBLIC_URL', 'SCHOOL_ADDRESS', 'SCHOOL_PHONE', 'CERTIFICATE_SIGNER']);
   });
 
   it('does not take "yes" or "1" for a flag, so a typo cannot open a hole', () => {

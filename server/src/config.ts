@@ -43,6 +43,23 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.preprocess(blankAsUndefined, z.string().default('Traffic School <no-reply@example.com>')),
   SUPPORT_EMAIL: z.preprocess(blankAsUndefined, z.string().default('support@example.com')),
   SCHOOL_NAME: z.preprocess(blankAsUndefined, z.string().default('Safe Roads Traffic School')),
+  /**
+   * Printed on every certificate (decision 062) so a court clerk can reach the school without a
+   * search. The defaults are example values for a local run; production refuses them unset.
+   */
+  SCHOOL_ADDRESS: z.preprocess(blankAsUndefined, z.string().default('100 Example Street, Sacramento, CA 95814')),
+  SCHOOL_PHONE: z.preprocess(blankAsUndefined, z.string().default('(555) 010-0100')),
+  /** `Name|Title`, printed under the certificate's signature line (decision 062); the title may be left out. */
+  CERTIFICATE_SIGNER: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .default('Alex Example|School Director')
+      .refine((value) => value.split('|').length <= 2 && (value.split('|')[0] ?? '').trim() !== '', {
+        message:
+          'must be the signer’s name, optionally followed by | and their title, e.g. "Maria Lopez|School Director"',
+      }),
+  ),
   COURSE_PRICE_CENTS: z.preprocess(blankAsUndefined, z.coerce.number().int().positive().default(2995)),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
@@ -134,6 +151,15 @@ function productionProblems(env: Record<string, string | undefined>): string[] {
   }
   // The server speaks no TLS, so an https address means a proxy in front. Left at 0 there, every
   // client has the proxy's address, and 30 failed sign-ins from anyone shut every sign-in out.
+  // Decision 062: the example defaults would print a made-up address, phone and signer on every
+  // certificate a court receives, and a clerk who cannot reach the school rejects it.
+  for (const name of ['SCHOOL_ADDRESS', 'SCHOOL_PHONE', 'CERTIFICATE_SIGNER']) {
+    if ((env[name] ?? '').trim() === '') {
+      problems.push(
+        `${name}: is required in production (it is printed on every certificate; the default is an example)`,
+      );
+    }
+  }
   if ((env.PUBLIC_URL ?? '').startsWith('https://') && (env.TRUST_PROXY ?? '').trim() === '') {
     problems.push(
       'TRUST_PROXY: must be set in production behind the https proxy (usually 1: the proxies in front of the server), so each client is throttled by its own address; set TRUST_PROXY=0 only if clients reach the server directly',
@@ -167,6 +193,11 @@ export interface Config {
   readonly mailFrom: string;
   readonly supportEmail: string;
   readonly schoolName: string;
+  /** SCHOOL_ADDRESS and SCHOOL_PHONE: printed on every certificate (decision 062). */
+  readonly schoolAddress: string;
+  readonly schoolPhone: string;
+  /** CERTIFICATE_SIGNER, split: who signs the certificates (decision 062); title '' when none was given. */
+  readonly certificateSigner: { readonly name: string; readonly title: string };
   readonly coursePriceCents: number;
   readonly stripe: {
     readonly secretKey: string | undefined;
@@ -215,6 +246,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     schoolName: e.SCHOOL_NAME,
+    schoolAddress: e.SCHOOL_ADDRESS.trim(),
+    schoolPhone: e.SCHOOL_PHONE.trim(),
+    certificateSigner: parseSigner(e.CERTIFICATE_SIGNER),
     coursePriceCents: e.COURSE_PRICE_CENTS,
     stripe: Object.freeze({
       secretKey: e.STRIPE_SECRET_KEY,
@@ -231,15 +265,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
 }
 
+function parseSigner(value: string): Config['certificateSigner'] {
+  const [name = '', title = ''] = value.split('|');
+  return Object.freeze({ name: name.trim(), title: title.trim() });
+}
+
 /**
  * Production behaviour on a machine with no Stripe, SMTP or TLS (tests and the bench): the three
- * escape hatches a real production start must not need.
+ * escape hatches a real production start must not need, and the example school's certificate
+ * details (decision 062), which a real start sets to its own.
  */
 export const PRODUCTION_WITHOUT_SERVICES = {
   NODE_ENV: 'production',
   ALLOW_TEST_PAYMENTS: 'true',
   ALLOW_MAIL_OUTBOX: 'true',
   ALLOW_HTTP: 'true',
+  SCHOOL_ADDRESS: '100 Example Street, Sacramento, CA 95814',
+  SCHOOL_PHONE: '(555) 010-0100',
+  CERTIFICATE_SIGNER: 'Alex Example|School Director',
 } as const;
 
 /** Settings for tests: everything at its default, quiet logs, and the caller's overrides. */
