@@ -7,6 +7,7 @@ import { AdminIdentitySchema } from './identity.ts';
 import { StudentLanguageSchema } from './auth.ts';
 import { IdParam, PageParam } from './primitives.ts';
 import { RulesExceptionSchema } from './rules.ts';
+import { AdminRefundSchema } from './payments.ts';
 
 /** The admin area's students (spec 2 /admin/students and /admin/students/:id): served by features/admin. */
 
@@ -54,6 +55,8 @@ export const AdminStudentSchema = z.object({
       created_at: z.string(),
     }),
   ),
+  /** Money returned on the card payments (decision 058), oldest first; the server always fills it. */
+  refunds: z.array(AdminRefundSchema).optional(),
   certificates: z.array(
     CertificateSchema.extend({
       deliveries: z.array(

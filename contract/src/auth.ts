@@ -47,7 +47,8 @@ const loginStudent = defineEndpoint({
   method: 'POST',
   path: '/api/login/student',
   body: StudentLoginSchema,
-  errors: ['INVALID_LOGIN'],
+  // COURSE_REFUNDED: the enrolment was closed by a full refund (decision 058).
+  errors: ['INVALID_LOGIN', 'COURSE_REFUNDED'],
   response: LoginResultSchema,
 });
 

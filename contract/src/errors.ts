@@ -70,6 +70,11 @@ export const ERROR_STATUS = {
   // Certificate corrections (decision 025).
   CORRECTION_PENDING: 409,
   CORRECTION_DECIDED: 409,
+  // Refunds (decision 058).
+  /** A refund larger than the card payment less what was refunded already: nothing is refunded. */
+  REFUND_EXCEEDS_PAYMENT: 409,
+  /** The enrolment was closed by a full refund before the course was finished: no sign-in to it. */
+  COURSE_REFUNDED: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { Id, IdParam } from './primitives.ts';
+import { Id, IdParam, text } from './primitives.ts';
 
 const StudentIdParams = z.object({ studentId: IdParam });
 
@@ -107,6 +107,44 @@ const retrieveTestPayment = defineEndpoint({
   }),
 });
 
+/** Stripe's refund statuses (decision 058): a card refund is usually succeeded at once. */
+export const REFUND_STATUSES = ['pending', 'requires_action', 'succeeded', 'failed', 'canceled'] as const;
+export const RefundStatusSchema = z.enum(REFUND_STATUSES);
+export type RefundStatus = z.infer<typeof RefundStatusSchema>;
+
+/** Decision 058: staff refund a student's card payment, in part or whole, and say why. */
+export const RefundRequestSchema = z.object({
+  /** Cents to refund; without it, everything the card payment brought that is not refunded yet. */
+  amount_cents: z.number().int().min(1).max(1_000_000).optional(),
+  reason: text().trim().min(1, 'Say why the payment is refunded.').max(500),
+});
+export type RefundRequest = z.input<typeof RefundRequestSchema>;
+
+const refundStudentPayment = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/students/:id/refunds',
+  // Admins (a court's own admin for that court's students), never clerks (decision 058).
+  staffRoles: ['super_admin', 'admin', 'court_admin'],
+  params: z.object({ id: IdParam }),
+  body: RefundRequestSchema,
+  errors: ['NOT_FOUND', 'REFUND_EXCEEDS_PAYMENT'],
+  status: 201,
+  response: z.object({ id: z.number().int(), amount_cents: z.number().int(), status: RefundStatusSchema }),
+});
+
+/** A refund as the student's admin record lists it beside the payments. */
+export const AdminRefundSchema = z.object({
+  id: z.number().int(),
+  amount_cents: z.number().int(),
+  currency: z.string(),
+  status: RefundStatusSchema,
+  reason: z.string().nullable(),
+  /** The staff member who refunded it here; null for one made in the provider's dashboard. */
+  refunded_by: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminRefund = z.infer<typeof AdminRefundSchema>;
+
 /** The calls of the server's payments feature. */
 export const paymentsApi = {
   amount: getPaymentAmount,
@@ -115,4 +153,5 @@ export const paymentsApi = {
   markPaidManually: markStudentPaid,
   confirmTest: confirmTestPayment,
   retrieveTest: retrieveTestPayment,
+  refund: refundStudentPayment,
 } as const;

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { StaffRole } from '@ts/contract';
 import type { Db } from '../db/client.ts';
-import { paymentEvents, paymentIntents, payments, students, testProviderIntents } from '../db/schema.ts';
+import { selectRawRows } from '../db/raw-rows.ts';
+import { paymentEvents, paymentIntents, payments, refunds, students, testProviderIntents } from '../db/schema.ts';
 import { WEBHOOK_PATH } from '../features/payments/payments.routes.ts';
 import { buildTestApp, sessionCookieFrom, type TestApp } from './build-test-app.ts';
-import { createStaff, type CreatedStudent, paymentCookieFor } from './factories.ts';
+import { createStaff, createStudent, type CreatedStudent, paymentCookieFor } from './factories.ts';
 import {
   createLocalStripeProvider,
   type IntentPatch,
@@ -141,6 +142,8 @@ export const cardPayment = (
   currency: 'usd',
   manualMethod: null,
   recordedByStaffId: null,
+  // Stripe's 4242 test card pays in both providers (decision 058).
+  cardLast4: '4242',
   createdAt: fields.at,
 });
 
@@ -247,3 +250,56 @@ export function stripeRig(): ProviderRig & { server(): StripeApiServer } {
     metadataOf: async (_t, id) => running().getIntent(id).metadata,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Refunds and receipts (decision 058)
+
+/** A student who paid the course by card through the test provider (or the rig's provider, for Stripe). */
+export async function paidByCard(
+  t: TestApp,
+  overrides: Parameters<typeof createStudent>[1] = {},
+  stripe?: StripeApiServer,
+): Promise<CreatedStudent & { paymentId: number; intentId: string }> {
+  const student = await createStudent(t.db, overrides);
+  const intent = await startPayment(t, student.id);
+  if (stripe) {
+    stripe.setIntent(intent.paymentIntentId, { status: 'succeeded' });
+    expect((await markPaid(t, intent.paymentIntentId)).statusCode).toBe(200);
+  } else {
+    expect((await confirmTestCard(t, intent)).statusCode).toBe(200);
+  }
+  const [payment] = await paymentsOf(t.db, student.id);
+  if (!payment) throw new Error('the card payment was not recorded');
+  return { ...student, paymentId: payment.id, intentId: intent.paymentIntentId };
+}
+
+/** POST /api/admin/students/:id/refunds as this staff session. */
+export const refundStudent = (
+  t: TestApp,
+  cookie: string,
+  studentId: number,
+  body: { amount_cents?: number; reason?: string },
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/admin/students/${String(studentId)}/refunds`,
+    headers: { cookie },
+    payload: body,
+  });
+
+/** The refunds recorded for a student's payments, oldest first. */
+export const refundsOf = (db: Db, studentId: number) =>
+  db
+    .select({ refund: refunds })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(eq(payments.studentId, studentId))
+    .orderBy(asc(refunds.id))
+    .then((rows) => rows.map((row) => row.refund));
+
+/** The emails queued under a key (the email outbox, decision 056). */
+export const queuedEmails = (db: Db, key: string) =>
+  selectRawRows<{ recipient: string; language: string; subject: string; text_body: string }>(
+    db,
+    sql`select recipient, language, subject, text_body from email_outbox where dedupe_key = ${key}`,
+  );

@@ -16,7 +16,7 @@ import { readdressStudentDeliveries } from '../certificates/deliveries.service.t
 import { assertMaySeeStudent } from '../../plugins/policies.ts';
 import type { Auth } from '../../plugins/session.ts';
 import { listCertificatesWithDeliveries } from '../certificates/certificate-lists.service.ts';
-import { listPaymentsOf } from '../payments/payments.queries.ts';
+import { listPaymentsOf, listRefundsOf } from '../payments/payments.queries.ts';
 import { listSubmittedAttemptsOf } from '../quiz/quiz.queries.ts';
 import { getRulesProfile } from '../rules/rules.service.ts';
 import { listRulesExceptions } from '../rules/exceptions.service.ts';
@@ -167,6 +167,7 @@ export async function getStudentDetail(
   if (!row) throw notFound(notFoundMessage);
   const { student } = row;
   const paymentRows = await listPaymentsOf(db, studentId);
+  const refundRows = await listRefundsOf(db, studentId);
   const attemptRows = await listSubmittedAttemptsOf(db, studentId);
   return {
     id: student.id,
@@ -204,6 +205,15 @@ export async function getStudentDetail(
       amount_cents: payment.amountCents,
       recorded_by: recordedBy,
       created_at: payment.createdAt.toISOString(),
+    })),
+    refunds: refundRows.map(({ refund, refundedBy }) => ({
+      id: refund.id,
+      amount_cents: refund.amountCents,
+      currency: refund.currency,
+      status: refund.status,
+      reason: refund.reason,
+      refunded_by: refundedBy,
+      created_at: refund.createdAt.toISOString(),
     })),
     certificates: await listCertificatesWithDeliveries(db, studentId),
     attempts: attemptRows.map((attempt) => ({

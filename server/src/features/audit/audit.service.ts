@@ -27,7 +27,9 @@ export type AuditAction =
   | 'approve_correction'
   | 'reject_correction'
   | 'update_contact'
-  | 'reset_personal_questions';
+  | 'reset_personal_questions'
+  /** Decision 058: a card payment refunded, with its amount and the reason staff gave. */
+  | 'refund_payment';
 
 export interface AuditRecord {
   staffId: number;

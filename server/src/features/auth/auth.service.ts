@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Auth, SessionPerson } from '../../plugins/session.ts';
+import { wasClosedByRefund } from '../payments/payments.queries.ts';
 import { guessStudentSignIn, staffAccountThrottleSubject, withGuessThrottle } from './throttle.ts';
 
 const invalidLogin = () => new AppError('INVALID_LOGIN', 'Invalid username or password');
@@ -65,7 +66,16 @@ export async function authenticateStudent(
   // Normalised by the contract (driverLicenseNumber), as the registration stores it.
   const dlNumber = input.dlNumber;
   const student = await guessStudentSignIn(db, clock, { dlNumber, lastName: input.lastName.trim(), ip: input.ip });
-  if (!student) throw invalidLogin();
+  if (!student) {
+    // Decision 058: a course closed by a full refund is named, so the student knows why.
+    if (await wasClosedByRefund(db, { dlNumber, lastName: input.lastName.trim() })) {
+      throw new AppError(
+        'COURSE_REFUNDED',
+        'This course was closed when its payment was refunded. To take the course again, register again.',
+      );
+    }
+    throw invalidLogin();
+  }
   return toStudentUser(student);
 }
 

@@ -2,27 +2,20 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
 import { paymentEvents, paymentIntents, payments, students } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
 import { schoolEvents } from '../../platform/metrics.ts';
-import type { PaymentProvider, ProviderIntent } from '../../platform/payments/provider.ts';
+import type { ProviderIntent } from '../../platform/payments/provider.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
+import type { PaymentContext } from './payment-context.ts';
+import { queuePaymentReceipt } from './payment-receipts.ts';
+import { recordProviderRefunds } from './refunds.service.ts';
 
 /**
  * Fulfilment: the one place a card payment makes a student paid (fulfilPayment), whichever way
  * the provider's word comes: its webhook, the browser's return, the test provider's confirmation.
  */
 
-/** Where a payment that needs a person (a refund, a provider that did not answer) is reported. */
-export interface PaymentLog {
-  warn: (object: object, message: string) => void;
-}
+export type { PaymentContext, PaymentLog } from './payment-context.ts';
 
-/** What the payment flows need beside the database. */
-export interface PaymentContext {
-  clock: Clock;
-  provider: PaymentProvider;
-  log: PaymentLog;
-}
 const notVerified = (message: string) => new AppError('PAYMENT_NOT_VERIFIED', message);
 
 /** Decision 042: money that came for an enrolment already paid or archived is kept, not celebrated. */
@@ -47,7 +40,8 @@ export async function fulfilPayment(
   context: PaymentContext,
   intent: ProviderIntent,
 ): Promise<{ studentId: number; surplus: boolean }> {
-  const { recorded, ...fulfilled } = await recordCardPayment(db, context, intent);
+  // One transaction: the payment and its receipt are recorded together or not at all (decision 058).
+  const { recorded, ...fulfilled } = await db.transaction((tx) => recordCardPayment(tx, context, intent));
   // Its one statement has committed (decision 060): a payment counts once, however often confirmed.
   if (recorded) schoolEvents.paymentsSucceeded.inc();
   return fulfilled;
@@ -56,7 +50,7 @@ export async function fulfilPayment(
 /** fulfilPayment's statement, in the caller's transaction; `recorded`: this call wrote the payment. */
 async function recordCardPayment(
   db: Db,
-  { clock, provider, log }: PaymentContext,
+  { clock, provider, log, receipts }: PaymentContext,
   intent: ProviderIntent,
 ): Promise<{ studentId: number; surplus: boolean; recorded: boolean }> {
   if (intent.status !== 'succeeded') throw notVerified('This payment has not succeeded.');
@@ -69,6 +63,7 @@ async function recordCardPayment(
     metadataStudentId: intent.metadata.studentId ?? null,
     amount: intent.amount,
     currency: intent.currency,
+    cardLast4: intent.cardLast4,
     now: clock.now().toISOString(),
   };
   const [expected] = await selectRawRows<{
@@ -101,9 +96,9 @@ async function recordCardPayment(
             and (s.payment_at is null or not exists (select 1 from prior))
         ) as surplus
       ), recorded as (
-        insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, created_at)
+        insert into ${payments} (student_id, method, provider, provider_payment_id, amount_cents, currency, card_last4, created_at)
         select student_id, 'card', ${values.provider}::text, ${values.intentId}::text,
-          ${values.amount}::int, ${values.currency}::text, ${values.now}::timestamptz
+          ${values.amount}::int, ${values.currency}::text, ${values.cardLast4}::text, ${values.now}::timestamptz
         from matching
         on conflict (provider_payment_id) do nothing
         returning id
@@ -118,6 +113,8 @@ async function recordCardPayment(
   );
   // The statement decides (`matched`); these only say why it wrote nothing.
   if (expected?.matched) {
+    // Decision 058: the student's receipt for money taken, once per payment, in this transaction.
+    if (expected.payment_id !== null) await queuePaymentReceipt(db, receipts, expected.payment_id);
     if (expected.surplus && expected.payment_id !== null) {
       log.warn(
         {
@@ -170,9 +167,15 @@ export async function handlePaymentWebhook(
   db: Db,
   context: PaymentContext,
   delivery: { rawBody: Buffer; signature: string | undefined },
-): Promise<{ handled: 'fulfilled' | 'duplicate' | 'ignored' }> {
+): Promise<{ handled: 'fulfilled' | 'refunds_recorded' | 'duplicate' | 'ignored' }> {
   const { clock, provider } = context;
   const event = provider.parseWebhook(delivery.rawBody, delivery.signature);
+  // A webhook's copy of the intent names its charge by id: the card's last four digits for the
+  // receipt come from the intent retrieved (decision 058), before the transaction opens.
+  const intent =
+    event.type === 'payment_intent.succeeded' && event.intent && event.intent.cardLast4 === null
+      ? ((await provider.retrieveIntent(event.intent.id).catch(() => null)) ?? event.intent)
+      : event.intent;
   const { handled, recorded } = await db.transaction(async (tx) => {
     const [fresh] = await tx
       .insert(paymentEvents)
@@ -180,11 +183,16 @@ export async function handlePaymentWebhook(
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id });
     if (!fresh) return { handled: 'duplicate' as const, recorded: false };
-    if (event.type !== 'payment_intent.succeeded' || !event.intent) {
+    // Decision 058: a refund made in the provider's dashboard is recorded once (by its refund id).
+    if (event.type === 'charge.refunded' && event.refundedIntentId) {
+      const { recorded: refunds } = await recordProviderRefunds(tx, context, event.refundedIntentId);
+      return { handled: refunds > 0 ? ('refunds_recorded' as const) : ('ignored' as const), recorded: false };
+    }
+    if (event.type !== 'payment_intent.succeeded' || !intent) {
       return { handled: 'ignored' as const, recorded: false };
     }
     try {
-      return { handled: 'fulfilled' as const, recorded: (await recordCardPayment(tx, context, event.intent)).recorded };
+      return { handled: 'fulfilled' as const, recorded: (await recordCardPayment(tx, context, intent)).recorded };
     } catch (error) {
       if (error instanceof AppError && error.code === 'PAYMENT_NOT_VERIFIED') {
         return { handled: 'ignored' as const, recorded: false };

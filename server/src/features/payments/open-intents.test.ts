@@ -5,6 +5,7 @@ import { createTestPaymentProvider } from '../../platform/payments/test-provider
 import { buildTestApp, sessionCookieFrom, type TestApp } from '../../testing/build-test-app.ts';
 import { buildRegistration, createCourt, createStudent, paymentCookieFor } from '../../testing/factories.ts';
 import { fulfilPayment } from './fulfil-payment.service.ts';
+import { paymentContextOf } from './payment-context.ts';
 import { paymentsOf } from '../../testing/payments.ts';
 import { signedInStaff } from '../../testing/course.ts';
 
@@ -216,9 +217,10 @@ describe('open PaymentIntents are canceled, so a course is charged once (decisio
     const intent = await provider.retrieveIntent(tab.paymentIntentId);
     if (!intent) throw new Error('no intent');
     const log = { warn: vi.fn() };
+    const context = paymentContextOf({ clock: t.clock, payments: provider, config: t.config }, log);
 
-    const first = await fulfilPayment(t.db, { clock: t.clock, provider, log }, intent);
-    const second = await fulfilPayment(t.db, { clock: t.clock, provider, log }, intent);
+    const first = await fulfilPayment(t.db, context, intent);
+    const second = await fulfilPayment(t.db, context, intent);
 
     expect([first.surplus, second.surplus]).toEqual([true, true]);
     expect(log.warn).toHaveBeenCalledTimes(1);

@@ -7,6 +7,8 @@ import { badRequest } from '../../plugins/errors.ts';
 import { assertMayPayFor } from './payment-access.ts';
 import { fulfilPaymentFromBrowser, handlePaymentWebhook } from './fulfil-payment.service.ts';
 import { markStudentPaidManually } from './manual-payments.service.ts';
+import { paymentContextOf } from './payment-context.ts';
+import { refundStudentPayment } from './refunds.service.ts';
 import { getPaymentAmount, preparePaymentIntent } from './payment-intents.service.ts';
 
 export const WEBHOOK_PATH = '/api/public/payment/webhook';
@@ -26,14 +28,10 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   // The client secret only to the registering browser or the signed-in student (decision 048).
   serve(app, paymentsApi.createIntent, PUBLIC, async ({ body, request }) => {
     await assertMayPayFor(db, clock, request, body.studentId);
-    const intent = await preparePaymentIntent(
-      db,
-      { clock, provider: payments, log: request.log },
-      {
-        studentId: body.studentId,
-        defaultPriceCents: config.coursePriceCents,
-      },
-    );
+    const intent = await preparePaymentIntent(db, paymentContextOf(deps, request.log), {
+      studentId: body.studentId,
+      defaultPriceCents: config.coursePriceCents,
+    });
     return {
       clientSecret: intent.clientSecret,
       paymentIntentId: intent.id,
@@ -43,11 +41,9 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
   });
 
   serve(app, paymentsApi.markPaid, PUBLIC, async ({ body, request }) => {
-    const { studentId } = await fulfilPaymentFromBrowser(
-      db,
-      { clock, provider: payments, log: request.log },
-      { paymentIntentId: body.paymentIntent },
-    );
+    const { studentId } = await fulfilPaymentFromBrowser(db, paymentContextOf(deps, request.log), {
+      paymentIntentId: body.paymentIntent,
+    });
     return { status: 'PAID' as const, studentId };
   });
 
@@ -57,17 +53,30 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     paymentsApi.markPaidManually,
     staffRoles(...paymentsApi.markPaidManually.staffRoles),
     async ({ params, body, auth, request }) => {
-      const { studentId, paymentAt } = await markStudentPaidManually(
-        db,
-        { clock, provider: payments, log: request.log },
-        {
-          studentId: params.studentId,
-          staffId: auth.staffId,
-          payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
-          defaultPriceCents: config.coursePriceCents,
-        },
-      );
+      const { studentId, paymentAt } = await markStudentPaidManually(db, paymentContextOf(deps, request.log), {
+        studentId: params.studentId,
+        staffId: auth.staffId,
+        payment: { amount_cents: body?.amount_cents, manual_method: body?.manual_method },
+        defaultPriceCents: config.coursePriceCents,
+      });
       return { studentId, payment_at: paymentAt.toISOString() };
+    },
+  );
+
+  // Decision 058: admins refund a card payment (a court's own admin for that court's students).
+  serve(
+    app,
+    paymentsApi.refund,
+    staffRoles(...paymentsApi.refund.staffRoles),
+    async ({ params, body, auth, request }) => {
+      const refund = await refundStudentPayment(db, paymentContextOf(deps, request.log), {
+        auth,
+        staffId: auth.staffId,
+        studentId: params.id,
+        amountCents: body.amount_cents,
+        reason: body.reason,
+      });
+      return { id: refund.id, amount_cents: refund.amountCents, status: refund.status };
     },
   );
 
@@ -82,14 +91,10 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps)
     scope.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       try {
-        return await handlePaymentWebhook(
-          db,
-          { clock, provider: payments, log: request.log },
-          {
-            rawBody: request.body as Buffer,
-            signature: typeof signature === 'string' ? signature : undefined,
-          },
-        );
+        return await handlePaymentWebhook(db, paymentContextOf(deps, request.log), {
+          rawBody: request.body as Buffer,
+          signature: typeof signature === 'string' ? signature : undefined,
+        });
       } catch (error) {
         if (error instanceof WebhookSignatureError) throw badRequest('The webhook signature could not be verified.');
         throw error;

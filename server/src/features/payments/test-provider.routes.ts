@@ -5,6 +5,7 @@ import type { TestPaymentProvider } from '../../platform/payments/test-provider.
 import { PUBLIC, serve } from '../../plugins/endpoint.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
 import { fulfilConfirmedPayment } from './fulfil-payment.service.ts';
+import { paymentContextOf } from './payment-context.ts';
 
 /**
  * The built-in test provider's answers to the browser, in place of Stripe.js talking to Stripe.
@@ -12,7 +13,7 @@ import { fulfilConfirmedPayment } from './fulfil-payment.service.ts';
  * Stripe's payment_intent.succeeded webhook would, through the same fulfilPayment.
  */
 export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, provider: TestPaymentProvider): void {
-  const { db, clock } = deps;
+  const { db } = deps;
 
   serve(app, paymentsApi.confirmTest, PUBLIC, async ({ params, body, request }) => {
     const result = await provider.confirmIntent({
@@ -33,7 +34,7 @@ export function registerTestProviderRoutes(app: FastifyInstance, deps: AppDeps, 
         : new AppError('CARD_DETAILS_INVALID', message, { ...details, type });
     }
     if (result.intent.status === 'succeeded') {
-      await fulfilConfirmedPayment(db, { clock, provider, log: request.log }, result.intent);
+      await fulfilConfirmedPayment(db, { ...paymentContextOf(deps, request.log), provider }, result.intent);
     }
     // As Stripe's confirmPayment does, the browser goes back to the return page with these three.
     const query = new URLSearchParams({

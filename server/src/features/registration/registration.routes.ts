@@ -12,8 +12,10 @@ import {
   retakeCourse,
 } from './registration.service.ts';
 import { setPaymentCookie } from '../payments/payment-access.ts';
+import { paymentContextOf } from '../payments/payment-context.ts';
 
-export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, config, payments }: AppDeps): void {
+export function registerRegistrationRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, clock, config } = deps;
   // Public: anyone may register. `backdoor` (manual enrolment, paid) counts only for a staff session
   // allowed to enrol; other staff are refused, and for anyone else it is an ordinary registration.
   serve(app, registrationApi.register, PUBLIC, async ({ body, request, reply }) => {
@@ -36,21 +38,17 @@ export function registerRegistrationRoutes(app: FastifyInstance, { db, clock, co
 
   // Public, but proven by the reset token the duplicate registration handed out (decision 004).
   serve(app, registrationApi.resetCourse, PUBLIC, async ({ params, body, request }) => {
-    const { archivedStudentId } = await resetStudentCourse(
-      db,
-      { clock, provider: payments, log: request.log },
-      {
-        studentId: params.studentId,
-        resetToken: body?.resetToken,
-      },
-    );
+    const { archivedStudentId } = await resetStudentCourse(db, paymentContextOf(deps, request.log), {
+      studentId: params.studentId,
+      resetToken: body?.resetToken,
+    });
     return { status: 'RESET' as const, archivedStudentId };
   });
 
   // Spec 4: the retake's delete request; the enrolment is archived, never deleted.
   serve(app, registrationApi.retake, STUDENT, async ({ params, auth, reply, request }) => {
     assertOwnRecord(auth, params.id);
-    await retakeCourse(db, { clock, provider: payments, log: request.log }, auth.studentId);
+    await retakeCourse(db, paymentContextOf(deps, request.log), auth.studentId);
     clearSessionCookie(reply);
     return undefined;
   });

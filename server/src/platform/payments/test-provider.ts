@@ -280,17 +280,12 @@ export function createTestPaymentProvider(db: Db, clock: Clock): TestPaymentProv
 
     async createRefund({ paymentIntentId, amount, idempotencyKey }) {
       // Decision 058: the refund's id comes from its idempotency key, so the same request refunds
-      // once, as Stripe answers a retried one; the school's refunds table keeps the running total.
-      const row = await findById(paymentIntentId);
-      if (!row) throw new RefundRefusedError(`No such payment_intent: '${paymentIntentId}'`);
-      if (row.status !== 'succeeded') {
-        throw new RefundRefusedError('This PaymentIntent does not have a successful charge to refund.');
-      }
-      if (!Number.isInteger(amount) || amount < 1 || amount > row.amount) {
-        throw new RefundRefusedError(`Refund amount is greater than the charge (${String(row.amount)}).`);
-      }
+      // once, as Stripe answers a retried one. It reads nothing: the school asks while it holds its
+      // payment rows in a transaction (on PGlite, one connection), and its own records already
+      // say what is left to refund of a payment that succeeded.
+      if (!Number.isInteger(amount) || amount < 1) throw new RefundRefusedError('Invalid positive integer');
       const id = `re_test_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
-      return { id, paymentIntentId, amount, currency: row.currency, status: 'succeeded', reason: null };
+      return { id, paymentIntentId, amount, currency: 'usd', status: 'succeeded', reason: null };
     },
 
     async listRefunds() {

@@ -28,6 +28,7 @@ import { StudentContactSection } from './student-contact-section.tsx';
 import { StudentExceptionsSection } from './student-exceptions-section.tsx';
 import { StudentIdentitySection } from './student-identity-section.tsx';
 import { StudentPaymentsSection } from './student-payments-section.tsx';
+import { StudentRefundsSection } from './student-refunds-section.tsx';
 import { StudentPersonalQuestionsSection } from './student-personal-questions-section.tsx';
 import { StudentRecord } from './student-record.tsx';
 import { StudentSeatTimeSection } from './student-seat-time-section.tsx';
@@ -199,6 +200,7 @@ export function StudentDetailPage() {
       />
 
       <StudentPaymentsSection payments={student.payments} />
+      <StudentRefundsSection student={student} canRefund={may(paymentsApi.refund)} />
     </div>
   );
 }
