@@ -29,7 +29,7 @@ export interface FuzzRoute {
 /**
  * The routes under /api that are not contract endpoints, with the inputs they read: the signed
  * certificate download (a PDF, not JSON), the payment provider's webhook (raw bytes, for the
- * signature) and the OpenAPI document.
+ * signature), the OpenAPI document and an email template's HTML for the preview frame.
  */
 export const RAW_ROUTES: readonly FuzzRoute[] = [
   {
@@ -52,6 +52,15 @@ export const RAW_ROUTES: readonly FuzzRoute[] = [
     takesBody: true,
   },
   { key: 'GET /api/docs', method: 'GET', path: '/api/docs', takesBody: false },
+  // An email template's HTML as a document for the preview frame (decision 057).
+  {
+    key: 'GET /api/admin/emails/:name/html',
+    method: 'GET',
+    path: '/api/admin/emails/:name/html',
+    params: z.object({ name: z.string() }),
+    query: z.object({ language: z.enum(['en', 'es']).optional() }),
+    takesBody: false,
+  },
 ];
 
 export function fuzzRoutes(): FuzzRoute[] {
@@ -271,6 +280,8 @@ const RouteSamples: Record<string, Sample> = {
   'GET /api/test-provider/payment_intents/:id params.id': () => 'pi_fuzz_0000',
   'POST /api/test-provider/payment_intents/:id/confirm params.id': () => 'pi_fuzz_0000',
   'GET /api/students/archivedata/:id params.id': () => 'S1234567',
+  'GET /api/admin/emails/:name params.name': () => 'court-receipt',
+  'GET /api/admin/emails/:name/html params.name': () => 'court-receipt',
   'POST /api/public/payment/webhook body.id': () => 'evt_fuzz',
   'POST /api/public/payment/webhook body.type': () => 'payment_intent.succeeded',
   'PUT /api/admin/users/:id body.disabled': () => false,
