@@ -51,6 +51,7 @@ describe('the email templates preview (/api/admin/emails)', () => {
           expect(part).toContain(t.config.schoolName);
           expect(part).toContain(t.config.supportEmail);
           expect(part).toContain(t.config.publicUrl);
+          expect(part).toContain(t.config.schoolAddress);
         }
       }
     }

@@ -14,6 +14,7 @@ const school = {
   name: 'Safe Roads Traffic School',
   publicUrl: 'https://school.example',
   supportEmail: 'help@school.example',
+  address: '100 Example Street, Sacramento, CA 95814',
 };
 
 const certificate: CertificateEmailData = {
@@ -40,9 +41,9 @@ function expectInBothParts(email: Email, facts: string[]): void {
   }
 }
 
-/** The layout's facts: the school's name, its address and its support address, linked in the HTML. */
+/** The layout's facts: the school's name, its addresses and its support address, linked in the HTML. */
 function expectTheSchool(email: Email): void {
-  expectInBothParts(email, [school.name, school.publicUrl, school.supportEmail]);
+  expectInBothParts(email, [school.name, school.publicUrl, school.supportEmail, school.address]);
   expect(email.html).toContain(`href="mailto:${school.supportEmail}"`);
   expect(email.html).toContain(`href="${school.publicUrl}"`);
 }

@@ -20,16 +20,25 @@ export interface Email {
 /** The languages the course is offered in (spec: the en/es widget). */
 export type EmailLanguage = 'en' | 'es';
 
-/** The school as its emails name it: SCHOOL_NAME, PUBLIC_URL and SUPPORT_EMAIL. */
+/** The school as its emails name it: SCHOOL_NAME, PUBLIC_URL, SUPPORT_EMAIL and SCHOOL_ADDRESS. */
 export interface SchoolDetails {
   name: string;
   publicUrl: string;
   supportEmail: string;
+  /** The school's postal address (decision 062), in the layout's footer (decision 057). */
+  address?: string | undefined;
 }
 
 /** The school's details from the configuration. */
-export function schoolDetails(config: Pick<Config, 'schoolName' | 'publicUrl' | 'supportEmail'>): SchoolDetails {
-  return { name: config.schoolName, publicUrl: config.publicUrl, supportEmail: config.supportEmail };
+export function schoolDetails(
+  config: Pick<Config, 'schoolName' | 'publicUrl' | 'supportEmail' | 'schoolAddress'>,
+): SchoolDetails {
+  return {
+    name: config.schoolName,
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    address: config.schoolAddress,
+  };
 }
 
 /**

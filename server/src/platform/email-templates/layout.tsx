@@ -90,6 +90,7 @@ export function EmailLayout({
             {`${footer.sentBy} ${school.name}, `}
             <AddressLink href={school.publicUrl} />
           </Text>
+          {school.address ? <Text style={styles.footer}>{school.address}</Text> : null}
         </Container>
       </Body>
     </Html>
