@@ -59,6 +59,10 @@ export const ERROR_STATUS = {
   SUPER_ADMIN_ALL_COURTS: 400,
   ACCOUNT_DISABLED: 400,
   NO_SUCH_COURT: 400,
+  /** A court's staff account without its court (decision 063). */
+  COURT_REQUIRED: 400,
+  /** A school staff account limited to a court (decision 063): the school's staff see every court. */
+  SCHOOL_STAFF_ALL_COURTS: 400,
   // Admin work on students, certificates and questions.
   COMPLETION_DATE_INVALID: 400,
   CORRECT_ANSWER_REQUIRED: 400,

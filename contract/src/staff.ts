@@ -42,12 +42,22 @@ export const StaffAccountSchema = z.object({
 });
 export type StaffAccount = z.infer<typeof StaffAccountSchema>;
 
+/** Whether a staff account is the school's (every court) or a court's own (decision 063). */
+export const StaffOfSchema = z.enum(['school', 'court']);
+export type StaffOf = z.infer<typeof StaffOfSchema>;
+
 export const StaffAccountInputSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email().max(200)),
   name: nameText(200),
   role: z.enum(['super_admin', 'admin', 'clerk']),
   /** For an admin or a clerk (never a super_admin): limits the account to one court. */
   court_id: Id.nullable(),
+  /**
+   * Whom the account is for, as the form asks first (decision 063): the school's staff see every
+   * court, a court's staff only theirs, so 'court' needs a court and 'school' has none. Without
+   * it the court alone decides, as before.
+   */
+  staff_of: StaffOfSchema.optional(),
 });
 
 export const SetPasswordLinkSchema = z.object({
@@ -84,7 +94,7 @@ const createStaffAccount = defineEndpoint({
   path: '/api/admin/users',
   staffRoles: STAFF_ACCOUNT_ADMINS,
   body: StaffAccountInputSchema.extend({ username: StaffUsernameSchema }),
-  errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS'],
+  errors: ['STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS', 'COURT_REQUIRED', 'SCHOOL_STAFF_ALL_COURTS'],
   response: z.object({ user: StaffAccountSchema, link: SetPasswordLinkSchema }),
   status: 201,
 });
@@ -95,7 +105,16 @@ const updateStaffAccount = defineEndpoint({
   staffRoles: STAFF_ACCOUNT_ADMINS,
   params: z.object({ id: IdParam }),
   body: StaffAccountInputSchema.extend({ disabled: z.boolean() }),
-  errors: ['NOT_FOUND', 'STAFF_EXISTS', 'NO_SUCH_COURT', 'SUPER_ADMIN_ALL_COURTS', 'OWN_ACCOUNT', 'LAST_SUPER_ADMIN'],
+  errors: [
+    'NOT_FOUND',
+    'STAFF_EXISTS',
+    'NO_SUCH_COURT',
+    'SUPER_ADMIN_ALL_COURTS',
+    'COURT_REQUIRED',
+    'SCHOOL_STAFF_ALL_COURTS',
+    'OWN_ACCOUNT',
+    'LAST_SUPER_ADMIN',
+  ],
   response: StaffAccountSchema,
 });
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, ne, or, sql } from 'drizzle-orm';
-import type { StaffAccount, StaffRole } from '@ts/contract';
+import type { StaffAccount, StaffOf, StaffRole } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { courts, staff, staffPasswordTokens } from '../../db/schema.ts';
@@ -59,12 +59,21 @@ export async function listStaffAccounts(db: Db): Promise<StaffAccount[]> {
 
 /**
  * Decision 011: an admin or a clerk can be limited to a court (a court's own clerk reads only its
- * students), never a super_admin; the court must exist.
+ * students), never a super_admin; the court must exist. Decision 063: an account said to be a
+ * court's staff names its court, and one said to be the school's names none, so a clerk meant for
+ * one court never becomes a school-wide one by a court left out.
  */
-async function assertCourtRule(db: Db, role: StaffRole, courtId: number | null): Promise<void> {
-  if (courtId === null) return;
-  if (role === 'super_admin')
+async function assertCourtRule(
+  db: Db,
+  { role, court_id: courtId, staff_of: staffOf }: Pick<StaffAccountInput, 'role' | 'court_id' | 'staff_of'>,
+): Promise<void> {
+  if (role === 'super_admin' && (courtId !== null || staffOf === 'court'))
     throw new AppError('SUPER_ADMIN_ALL_COURTS', 'A super admin cannot be limited to one court.');
+  if (staffOf === 'court' && courtId === null)
+    throw new AppError('COURT_REQUIRED', "Please choose the court of a court's staff account.");
+  if (staffOf === 'school' && courtId !== null)
+    throw new AppError('SCHOOL_STAFF_ALL_COURTS', 'A school staff account sees every court: it is not limited to one.');
+  if (courtId === null) return;
   const [court] = await db.select({ id: courts.id }).from(courts).where(eq(courts.id, courtId));
   if (!court) throw new AppError('NO_SUCH_COURT', 'That court does not exist.');
 }
@@ -87,6 +96,8 @@ export interface StaffAccountInput {
   name: string;
   role: StaffRole;
   court_id: number | null;
+  /** Decision 063: whom the form said the account is for; checked against the court, not stored. */
+  staff_of?: StaffOf | undefined;
 }
 
 /**
@@ -99,7 +110,7 @@ export async function createStaffAccount(
   input: StaffAccountInput & { username: string },
 ) {
   const { db, clock, config } = deps;
-  await assertCourtRule(db, input.role, input.court_id);
+  await assertCourtRule(db, input);
   await assertUnique(db, input);
   // Nobody knows this password: the account cannot sign in before a password is chosen.
   const passwordHash = await hashPassword(generatePassword());
@@ -155,7 +166,7 @@ export async function updateStaffAccount(
   { id, ...input }: StaffAccountInput & { id: number; disabled: boolean },
 ): Promise<StaffAccount> {
   const { db, clock } = deps;
-  await assertCourtRule(db, input.role, input.court_id);
+  await assertCourtRule(db, input);
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${SUPER_ADMIN_LOCK}))`);
