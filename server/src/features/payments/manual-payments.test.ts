@@ -76,6 +76,7 @@ describe('POST /api/admin/markPaid/{studentId} (money received another way)', ()
         currency: 'usd',
         manualMethod: null,
         recordedByStaffId: superAdmin.id,
+        cardLast4: null,
         createdAt: paidAt,
       },
     ]);

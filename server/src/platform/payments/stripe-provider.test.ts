@@ -8,7 +8,7 @@ import {
   type StripeApiServer,
 } from '../../testing/stripe-api-server.ts';
 import type { PaymentProvider } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { RefundRefusedError, WebhookSignatureError } from './provider.ts';
 import { WEBHOOK_TOLERANCE_SECONDS } from './stripe-provider.ts';
 
 let server: StripeApiServer;
@@ -42,6 +42,7 @@ describe('the Stripe adapter, creating and retrieving PaymentIntents', () => {
       amount: 2995,
       currency: 'usd',
       metadata: { studentId: '41' },
+      cardLast4: null,
     });
     expect(intent.clientSecret).toMatch(new RegExp(`^${intent.id}_secret_.+`));
     const request = server.requests.at(-1);
@@ -86,7 +87,8 @@ describe('the Stripe adapter, creating and retrieving PaymentIntents', () => {
     });
     server.setIntent(created.id, { status: 'succeeded' });
 
-    expect(await stripe.retrieveIntent(created.id)).toEqual({ ...created, status: 'succeeded' });
+    // Its latest charge expanded in the same call: the card's last four for the receipt (decision 058).
+    expect(await stripe.retrieveIntent(created.id)).toEqual({ ...created, status: 'succeeded', cardLast4: '4242' });
     expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/payment_intents/${created.id}` });
   });
 
@@ -124,6 +126,71 @@ describe('the Stripe adapter, canceling PaymentIntents', () => {
   });
 });
 
+describe('the Stripe adapter, refunding (decision 058)', () => {
+  const paidIntent = async (amount = 2995) => {
+    const created = await stripe.createIntent({
+      amount,
+      currency: 'usd',
+      metadata: { studentId: '50' },
+      idempotencyKey: newKey(),
+    });
+    server.setIntent(created.id, { status: 'succeeded' });
+    return created;
+  };
+
+  it('refunds part of a PaymentIntent through POST /v1/refunds with the idempotency key it was given', async () => {
+    const intent = await paidIntent();
+    const key = newKey();
+
+    const refund = await stripe.createRefund({
+      paymentIntentId: intent.id,
+      amount: 1000,
+      metadata: { paymentId: '9' },
+      idempotencyKey: key,
+    });
+
+    expect(refund).toEqual({
+      id: expect.stringMatching(/^re_/) as string,
+      paymentIntentId: intent.id,
+      amount: 1000,
+      currency: 'usd',
+      status: 'succeeded',
+      reason: null,
+    });
+    expect(server.requests.at(-1)).toEqual({
+      method: 'POST',
+      path: '/v1/refunds',
+      idempotencyKey: key,
+      form: { payment_intent: intent.id, amount: '1000', 'metadata[paymentId]': '9' },
+    });
+  });
+
+  it('answers the same idempotency key with the same refund, and Stripe refunds once', async () => {
+    const intent = await paidIntent();
+    const input = { paymentIntentId: intent.id, amount: 500, metadata: {}, idempotencyKey: newKey() };
+    const first = await stripe.createRefund(input);
+    const second = await stripe.createRefund(input);
+    expect(second.id).toBe(first.id);
+    expect(server.refunds().filter((refund) => refund.payment_intent === intent.id)).toHaveLength(1);
+  });
+
+  it('throws RefundRefusedError for more than is left to refund, and Stripe refunds nothing', async () => {
+    const intent = await paidIntent();
+    await expect(
+      stripe.createRefund({ paymentIntentId: intent.id, amount: 2996, metadata: {}, idempotencyKey: newKey() }),
+    ).rejects.toBeInstanceOf(RefundRefusedError);
+    expect(server.refunds().filter((refund) => refund.payment_intent === intent.id)).toEqual([]);
+  });
+
+  it('lists every refund of a PaymentIntent, the dashboard’s included', async () => {
+    const intent = await paidIntent();
+    await stripe.createRefund({ paymentIntentId: intent.id, amount: 700, metadata: {}, idempotencyKey: newKey() });
+    server.refundInDashboard(intent.id, 300);
+    const refunds = await stripe.listRefunds(intent.id);
+    expect(refunds.map((refund) => refund.amount).sort()).toEqual([300, 700]);
+  });
+});
+
 describe('the Stripe adapter, reading a webhook delivery', () => {
   const succeededIntent = () => ({
     id: 'pi_webhook_1',
@@ -149,8 +216,24 @@ describe('the Stripe adapter, reading a webhook delivery', () => {
         amount: 2995,
         currency: 'usd',
         metadata: { studentId: '7' },
+        // A webhook's copy names its charge by id only.
+        cardLast4: null,
       },
+      refundedIntentId: null,
     });
+  });
+
+  it('reads charge.refunded as the PaymentIntent whose charge was refunded (decision 058)', () => {
+    const payload = buildStripeEvent('charge.refunded', {
+      id: 'ch_1',
+      object: 'charge',
+      payment_intent: 'pi_refunded_1',
+    } as {
+      id: string;
+      object: string;
+    });
+    const event = stripe.parseWebhook(Buffer.from(payload), signStripePayload(payload));
+    expect(event).toMatchObject({ type: 'charge.refunded', intent: null, refundedIntentId: 'pi_refunded_1' });
   });
 
   it('reads an event about something other than a PaymentIntent with no intent', () => {

@@ -130,6 +130,7 @@ describe('the built-in test provider', () => {
       amount: 2995,
       currency: 'usd',
       metadata: { studentId: '12' },
+      cardLast4: null,
     });
     expect(provider.name).toBe('test');
     expect(provider.publishableKey).toBeNull();
@@ -157,7 +158,7 @@ describe('the built-in test provider', () => {
   it('charges Stripe’s success card: the PaymentIntent succeeds', async () => {
     const intent = await newIntent();
     const result = await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
-    expect(result).toEqual({ intent: { ...intent, status: 'succeeded' }, error: null });
+    expect(result).toEqual({ intent: { ...intent, status: 'succeeded', cardLast4: '4242' }, error: null });
     expect((await provider.retrieveIntent(intent.id))?.status).toBe('succeeded');
   });
 
@@ -202,7 +203,10 @@ describe('the built-in test provider', () => {
     const confirm = (number: string) =>
       provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card({ number }) });
     expect((await confirm('4000000000000002'))?.error?.code).toBe('card_declined');
-    expect(await confirm('4242424242424242')).toEqual({ intent: { ...intent, status: 'succeeded' }, error: null });
+    expect(await confirm('4242424242424242')).toEqual({
+      intent: { ...intent, status: 'succeeded', cardLast4: '4242' },
+      error: null,
+    });
   });
 
   it('refuses to charge a PaymentIntent that already succeeded', async () => {
@@ -210,7 +214,7 @@ describe('the built-in test provider', () => {
     await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
     const again = await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
     expect(again).toEqual({
-      intent: { ...intent, status: 'succeeded' },
+      intent: { ...intent, status: 'succeeded', cardLast4: '4242' },
       error: {
         type: 'validation_error',
         code: 'payment_intent_unexpected_state',
@@ -289,7 +293,23 @@ describe('the built-in test provider', () => {
   it('answers a PaymentIntent that already succeeded as it is, not canceled, and null for one it does not have', async () => {
     const intent = await newIntent();
     await provider.confirmIntent({ id: intent.id, clientSecret: intent.clientSecret, card: card() });
-    expect(await provider.cancelIntent(intent.id)).toEqual({ ...intent, status: 'succeeded' });
+    expect(await provider.cancelIntent(intent.id)).toEqual({ ...intent, status: 'succeeded', cardLast4: '4242' });
     expect(await provider.cancelIntent('pi_test_none')).toBeNull();
+  });
+
+  it('refunds with an id of its idempotency key: the same request is the same refund (decision 058)', async () => {
+    const intent = await newIntent();
+    const input = { paymentIntentId: intent.id, amount: 1000, metadata: {}, idempotencyKey: 'refund:1:0:1000' };
+    const first = await provider.createRefund(input);
+    expect(first).toEqual({
+      id: expect.stringMatching(/^re_test_[0-9a-f]{24}$/) as string,
+      paymentIntentId: intent.id,
+      amount: 1000,
+      currency: 'usd',
+      status: 'succeeded',
+      reason: null,
+    });
+    expect((await provider.createRefund(input)).id).toBe(first.id);
+    expect((await provider.createRefund({ ...input, idempotencyKey: 'refund:1:1:1000' })).id).not.toBe(first.id);
   });
 });
