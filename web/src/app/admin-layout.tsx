@@ -4,8 +4,10 @@ import { useTranslation } from '../lib/i18n.ts';
 import { clearStoredUser } from '../lib/stored-user.ts';
 import { paths } from './paths.ts';
 import { type SessionUser, auditApi, emailsApi, staffApi, staffMayCall, stateFilingsApi } from '@ts/contract';
+import { HeadingCourtProvider } from '../components/page-heading.tsx';
 import { SidebarLayout, type NavItem } from '../components/sidebar-layout.tsx';
 import { staffPolicyRole } from '../features/admin/staff-role.ts';
+import { useCourts } from '../lib/queries.ts';
 import { useSignOut, useStoredUser } from '../lib/session.ts';
 
 /**
@@ -58,16 +60,22 @@ export function AdminLayout() {
   const user = useStoredUser();
   const signOut = useSignOut();
   const items = adminNavItems(user, t);
+  const courts = useCourts();
+  // Decision 063: a court's own staff read their court's name in every page's title.
+  const courtId = user && user.type !== 'student' ? user.court_id : null;
+  const courtName = courtId === null ? '' : (courts.data?.find((court) => court.id === courtId)?.name ?? '');
   // Spec 6: "Missing nav items cause the stored user to be removed": the staff login instead of
   // an empty shell.
   if (items.length === 0) return <ForgetStoredUser />;
   return (
-    <SidebarLayout
-      title={t('admin.title')}
-      items={items}
-      userName={user?.name ?? ''}
-      onSignOut={() => void signOut()}
-    />
+    <HeadingCourtProvider value={courtName}>
+      <SidebarLayout
+        title={t('admin.title')}
+        items={items}
+        userName={user?.name ?? ''}
+        onSignOut={() => void signOut()}
+      />
+    </HeadingCourtProvider>
   );
 }
 

@@ -1,6 +1,15 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { useTranslation } from '../lib/i18n.ts';
 import { useSchoolName } from '../lib/queries.ts';
+
+/**
+ * The court a court's own staff member is limited to (decision 063), given by the admin area's
+ * layout: every page of theirs then says the court first ("Alameda Superior Court: Students"), in
+ * the heading and the tab, so nobody mistakes a court's account for the school's. Empty elsewhere.
+ */
+const HeadingCourt = createContext('');
+export const HeadingCourtProvider = HeadingCourt.Provider;
 
 /**
  * A page's one heading (decision 021): it names the tab ("Chapter 2 Quiz – School"), and after a
@@ -17,10 +26,14 @@ export function PageHeading({
   title?: string;
   className?: string;
 }) {
+  const { t } = useTranslation();
   const schoolName = useSchoolName();
+  const court = useContext(HeadingCourt);
   const { key } = useLocation();
   const ref = useRef<HTMLHeadingElement>(null);
-  const pageTitle = title ?? (typeof children === 'string' ? children : '');
+  const ownTitle = title ?? (typeof children === 'string' ? children : '');
+  const withCourt = (text: string) => (court ? t('admin.courtPageTitle', { court, title: text }) : text);
+  const pageTitle = ownTitle && withCourt(ownTitle);
   useEffect(() => {
     document.title = [pageTitle, schoolName].filter(Boolean).join(' – ');
   }, [pageTitle, schoolName]);
@@ -30,7 +43,7 @@ export function PageHeading({
   }, [key]);
   return (
     <h1 ref={ref} tabIndex={-1} className={`${className} focus:outline-none`}>
-      {children}
+      {court && typeof children === 'string' ? withCourt(children) : children}
     </h1>
   );
 }

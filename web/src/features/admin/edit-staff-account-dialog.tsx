@@ -10,9 +10,20 @@ import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useTranslation } from '../../lib/i18n.ts';
-import { AccountFields, courtIdOf, EditAccountSchema } from './staff-account-fields.tsx';
+import {
+  AccountFields,
+  EditAccountSchema,
+  roleFor,
+  ScopeSentence,
+  scopeOf,
+  staffOfAccount,
+  useScopeSentence,
+} from './staff-account-fields.tsx';
 
-/** A staff account's name, email, role, court, and whether it is disabled. */
+/**
+ * A staff account's name, email, role, court, and whether it is disabled. When the role, the scope
+ * or the court changes, a sentence says what the account will see from then on (decision 063).
+ */
 export function EditStaffAccountDialog({
   account,
   courts,
@@ -31,14 +42,20 @@ export function EditStaffAccountDialog({
     name: account.name,
     email: account.email,
     role: account.role,
+    staff_of: staffOfAccount(account),
     court_id: account.court_id === null ? '' : String(account.court_id),
     disabled: account.disabled_at !== null,
   });
   const errorOf = useFieldErrors(form);
-  const role = useWatch({ control: form.control, name: 'role' });
+  const [role, staffOf, courtId] = useWatch({ control: form.control, name: ['role', 'staff_of', 'court_id'] });
+  const changed =
+    role !== account.role ||
+    staffOf !== staffOfAccount(account) ||
+    (staffOf === 'court' && courtId !== String(account.court_id));
+  const sentence = useScopeSentence({ staffOf, role, courtId, courts });
   const update = useMutation({
     mutationFn: (values: z.output<typeof EditAccountSchema>) =>
-      callApi(staffApi.update, { params: { id: account.id }, body: { ...values, court_id: courtIdOf(values) } }),
+      callApi(staffApi.update, { params: { id: account.id }, body: { ...values, ...scopeOf(values) } }),
   });
 
   async function submit(values: z.output<typeof EditAccountSchema>) {
@@ -72,16 +89,26 @@ export function EditStaffAccountDialog({
           {t('users.username')}: <span className="font-semibold text-slate-900">{account.username}</span>
         </p>
         <AccountFields
+          staffOf={staffOf}
           role={role}
           fields={{
             name: form.register('name'),
             email: form.register('email'),
             role: form.register('role'),
+            staffOf: form.register('staff_of', {
+              onChange: () => form.setValue('role', roleFor(form.getValues('staff_of'), form.getValues('role'))),
+            }),
             court: form.register('court_id'),
           }}
-          errors={{ name: errorOf('name'), email: errorOf('email', t('users.emailInvalid')) }}
+          errors={{
+            name: errorOf('name'),
+            email: errorOf('email', t('users.emailInvalid')),
+            staffOf: form.formState.errors.staff_of !== undefined,
+            court: form.formState.errors.court_id !== undefined,
+          }}
           courts={courts}
         />
+        <ScopeSentence text={changed ? sentence : ''} />
         <div className="flex items-start gap-2">
           <input
             id={`${formId}-disabled`}

@@ -10,20 +10,32 @@ import { callApi } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { useTranslation } from '../../lib/i18n.ts';
-import { AccountFields, courtIdOf, NewAccountSchema } from './staff-account-fields.tsx';
+import {
+  AccountFields,
+  NewAccountSchema,
+  roleFor,
+  ScopeSentence,
+  scopeOf,
+  useScopeSentence,
+} from './staff-account-fields.tsx';
 import type { ShownLink } from './staff-link-box.tsx';
 
-/** A new staff account: created without a password, with a one-time link to set one (decision 011). */
+/**
+ * A new staff account: created without a password, with a one-time link to set one (decision 011).
+ * Whom it is for (the school or a court) is asked first and chosen by nobody but the super_admin,
+ * and a sentence says what the account will see before Create (decision 063).
+ */
 export function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreated: (shown: ShownLink) => void }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
-  const empty = { username: '', name: '', email: '', role: 'clerk', court_id: '' } as const;
+  const empty = { username: '', name: '', email: '', role: 'clerk', staff_of: '', court_id: '' } as const;
   const form = useSchemaForm(NewAccountSchema, empty);
   const errorOf = useFieldErrors(form);
-  const role = useWatch({ control: form.control, name: 'role' });
+  const [role, staffOf, courtId] = useWatch({ control: form.control, name: ['role', 'staff_of', 'court_id'] });
+  const sentence = useScopeSentence({ staffOf, role, courtId, courts });
   const create = useMutation({
     mutationFn: (values: z.output<typeof NewAccountSchema>) =>
-      callApi(staffApi.create, { body: { ...values, court_id: courtIdOf(values) } }),
+      callApi(staffApi.create, { body: { ...values, ...scopeOf(values) } }),
   });
 
   async function submit(values: z.output<typeof NewAccountSchema>) {
@@ -56,16 +68,26 @@ export function NewAccountForm({ courts, onCreated }: { courts: Court[]; onCreat
           {...form.register('username')}
         />
         <AccountFields
+          staffOf={staffOf}
           role={role}
           fields={{
             name: form.register('name'),
             email: form.register('email'),
             role: form.register('role'),
+            staffOf: form.register('staff_of', {
+              onChange: () => form.setValue('role', roleFor(form.getValues('staff_of'), form.getValues('role'))),
+            }),
             court: form.register('court_id'),
           }}
-          errors={{ name: errorOf('name'), email: errorOf('email', t('users.emailInvalid')) }}
+          errors={{
+            name: errorOf('name'),
+            email: errorOf('email', t('users.emailInvalid')),
+            staffOf: form.formState.errors.staff_of !== undefined,
+            court: form.formState.errors.court_id !== undefined,
+          }}
           courts={courts}
         />
+        <ScopeSentence text={sentence} className="sm:col-span-2" />
         {error && (
           <div className="sm:col-span-2">
             <Alert>{error}</Alert>

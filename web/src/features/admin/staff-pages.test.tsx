@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import type { StaffAccount } from '@ts/contract';
-import { bodyOf, byLabel, render, settled, setValue, stubApi, submit, typeInto } from '../../testing/page.tsx';
+import { bodyOf, render, settled, stubApi, submit, typeInto } from '../../testing/page.tsx';
 import { SetPasswordPage } from '../auth/set-password-page.tsx';
 import { ChangePasswordPage } from './change-password-page.tsx';
-import { UsersPage } from './users-page.tsx';
 
 /** Submits the form and waits for the answer to show. */
 async function send(form: HTMLFormElement | null | undefined) {
@@ -78,111 +76,5 @@ describe('Set password page', () => {
     await send(page.querySelector('form'));
     expect(page.querySelector('[role=status]')?.textContent).toContain('Your password has been set.');
     expect(page.querySelector('a')?.getAttribute('href')).toBe('/admin-login');
-  });
-});
-
-describe('Users page', () => {
-  const account = (overrides: Partial<StaffAccount>): StaffAccount => ({
-    id: 1,
-    username: 'boss',
-    email: 'boss@school.example',
-    name: 'Boss',
-    role: 'super_admin',
-    court_id: null,
-    court_name: null,
-    created_at: '2026-11-01T00:00:00Z',
-    disabled_at: null,
-    password_set: true,
-    ...overrides,
-  });
-  const accounts = [
-    account({}),
-    account({
-      id: 2,
-      username: 'wait',
-      name: 'Wendy',
-      role: 'admin',
-      court_id: 3,
-      court_name: 'Court C',
-      password_set: false,
-    }),
-    account({ id: 3, username: 'gone', name: 'Gus', role: 'clerk', disabled_at: '2026-11-02T00:00:00Z' }),
-  ];
-  const link = { setPasswordUrl: 'https://school.example/set-password#token=abc', expires_at: '2026-11-25T15:00:00Z' };
-
-  function stubUsersApi(emailed: boolean) {
-    return stubApi((url, init) => {
-      if (url.startsWith('/api/public/courts'))
-        return { status: 200, body: [{ id: 3, name: 'Court C', county_id: 1, state: 'CA' }] };
-      if (init?.method === 'POST') return { status: 201, body: { user: accounts[1], link: { ...link, emailed } } };
-      return { status: 200, body: accounts };
-    });
-  }
-
-  it('shows each account with its role, court and status', async () => {
-    stubUsersApi(true);
-    const page = render(<UsersPage />);
-    await settled();
-    const rows = [...page.querySelectorAll('tbody tr')].map((row) =>
-      [...row.querySelectorAll('th, td')].slice(0, 6).map((cell) => cell.textContent),
-    );
-    expect(rows).toEqual([
-      ['Boss', 'boss', 'boss@school.example', 'Super admin', 'All courts', 'Active'],
-      ['Wendy', 'wait', 'boss@school.example', 'Admin', 'Court C', 'Waiting for password'],
-      ['Gus', 'gone', 'boss@school.example', 'Clerk', 'All courts', 'Disabled'],
-    ]);
-  });
-
-  async function chooseRole(page: HTMLElement, value: string) {
-    await typeInto(page, 'Role', value);
-  }
-
-  it('offers a court for an admin or a clerk, never a super_admin, and shows the new link once', async () => {
-    const api = stubUsersApi(false);
-    const page = render(<UsersPage />);
-    await settled();
-    await chooseRole(page, 'super_admin');
-    expect(page.querySelector('select[name=court_id]')).toBeNull();
-    await chooseRole(page, 'admin');
-    expect((byLabel(page, 'Court') as HTMLSelectElement).options[0]?.textContent).toBe('All courts (full admin)');
-    await typeInto(page, 'Username', 'wendy');
-    await typeInto(page, 'Name', 'Wendy');
-    await typeInto(page, 'Email', 'wendy@school.example');
-    await send([...page.querySelectorAll('form')].at(-1));
-
-    const post = api.calls().find(([, init]) => init?.method === 'POST');
-    expect(bodyOf(post)).toEqual({
-      username: 'wendy',
-      name: 'Wendy',
-      email: 'wendy@school.example',
-      role: 'admin',
-      court_id: null,
-    });
-    expect((byLabel(page, 'Set-password link') as HTMLInputElement).value).toBe(link.setPasswordUrl);
-    expect(page.textContent).toContain('could not be sent');
-    expect(page.textContent).toContain('72 hours');
-  });
-
-  it("creates a court's own clerk: the new-account form sends the chosen court with the clerk role", async () => {
-    const api = stubUsersApi(true);
-    const page = render(<UsersPage />);
-    await settled();
-    await chooseRole(page, 'clerk');
-    const court = byLabel(page, 'Court') as HTMLSelectElement;
-    expect([...court.options].map((option) => option.textContent)).toEqual(['All courts', 'Court C']);
-    await setValue(court, '3');
-    await typeInto(page, 'Username', 'cora');
-    await typeInto(page, 'Name', 'Cora');
-    await typeInto(page, 'Email', 'cora@court.example');
-    await send([...page.querySelectorAll('form')].at(-1));
-
-    const post = api.calls().find(([, init]) => init?.method === 'POST');
-    expect(bodyOf(post)).toEqual({
-      username: 'cora',
-      name: 'Cora',
-      email: 'cora@court.example',
-      role: 'clerk',
-      court_id: 3,
-    });
   });
 });
