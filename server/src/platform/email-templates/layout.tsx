@@ -4,7 +4,7 @@
 /** @jsxImportSource react */
 import { Body, Container, Head, Hr, Html, Link, Section, Text } from '@react-email/components';
 import { render } from '@react-email/render';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { Email, EmailLanguage, SchoolDetails } from './email.ts';
 
 /**
@@ -36,6 +36,24 @@ const styles = {
 /** One paragraph of an email's words. */
 export function Paragraph({ children }: { children: ReactNode }) {
   return <Text style={styles.paragraph}>{children}</Text>;
+}
+
+/**
+ * Lines of one paragraph (a receipt's details, what is left to do), under an optional heading:
+ * the text part keeps one line per item, as the plain emails wrote them.
+ */
+export function Lines({ heading, lines }: { heading?: string; lines: readonly string[] }) {
+  return (
+    <Text style={styles.paragraph}>
+      {heading}
+      {lines.map((line, index) => (
+        <Fragment key={line}>
+          {heading !== undefined || index > 0 ? <br /> : null}
+          {line}
+        </Fragment>
+      ))}
+    </Text>
+  );
 }
 
 /**
