@@ -42,12 +42,12 @@ export async function fulfilPayment(
 ): Promise<{ studentId: number; surplus: boolean }> {
   // One transaction: the payment and its receipt are recorded together or not at all (decision 058).
   const { recorded, ...fulfilled } = await db.transaction((tx) => recordCardPayment(tx, context, intent));
-  // Its one statement has committed (decision 060): a payment counts once, however often confirmed.
+  // Its transaction has committed (decision 060): a payment counts once, however often confirmed.
   if (recorded) schoolEvents.paymentsSucceeded.inc();
   return fulfilled;
 }
 
-/** fulfilPayment's statement, in the caller's transaction; `recorded`: this call wrote the payment. */
+/** fulfilPayment's statement and receipt, in the caller's transaction; `recorded`: this call wrote the payment. */
 async function recordCardPayment(
   db: Db,
   { clock, provider, log, receipts }: PaymentContext,
