@@ -386,6 +386,20 @@ const ROWS: Row[] = [
       caller.startsWith('court_') ? { status: caller.endsWith(`_${court}`) ? 200 : 404 } : { status: 403 },
     ),
   },
+  // Decision 058: admins refund a card payment within their court scope, never clerks. The matrix's
+  // students paid by no card, so an allowed caller is answered 409 (nothing to refund).
+  {
+    route: 'POST /api/admin/students/:id/refunds',
+    request: (world, court) => ({
+      method: 'POST',
+      url: `/api/admin/students/${String(world.students[court].id)}/refunds`,
+      payload: { reason: 'Access matrix' },
+    }),
+    expected: staffOnly((caller, court) => {
+      if (isClerk(caller)) return { status: 403 };
+      return { status: coversCourt(caller, court) ? 409 : 404 };
+    }),
+  },
   // Admins correct a student's contact details, within their court; never clerks.
   {
     route: 'PUT /api/admin/students/:id/contact',
