@@ -40,6 +40,7 @@ export const CertificateSnapshotSchema = z.object({
   dlNumber: z.string(),
   dateOfBirth: z.string(),
   courtName: z.string(),
+  courtState: z.string().optional(),
   courseName: z.string(),
   completionDate: z.string(),
   rulesProfile: z.string(),
@@ -62,6 +63,8 @@ export interface CertificateSubject {
   dob: string;
   caseNumber: string | null;
   courtName: string;
+  /** The court's county's state: picks the school's approval number the certificate prints (decision 062). */
+  courtState: string;
 }
 
 /**
@@ -85,6 +88,7 @@ export function buildCertificateSnapshot(input: {
     dlNumber: subject.dlNumber,
     dateOfBirth: isoToUs(subject.dob),
     courtName: subject.courtName,
+    courtState: subject.courtState,
     courseName: courseNameFor(input.profile),
     completionDate: input.completionDate,
     rulesProfile: describeRulesProfile(input.profile),

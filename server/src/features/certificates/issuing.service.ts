@@ -3,7 +3,7 @@ import type { RulesProfile } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { prepareOnce } from '../../db/prepared.ts';
-import { certificateCounters, certificates, courts, students } from '../../db/schema.ts';
+import { certificateCounters, certificates, counties, courts, students } from '../../db/schema.ts';
 import { parseJsonColumn } from '../../db/subquery-columns.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
@@ -121,6 +121,7 @@ async function readCertificateHolder(db: Db, studentId: number) {
         profileId: students.rulesProfileId,
         profileVersion: students.rulesProfileVersion,
         courtName: courts.name,
+        courtState: counties.state,
         courtEmail: courts.email,
         completionCertificate: sql<{
           id: number;
@@ -132,6 +133,7 @@ async function readCertificateHolder(db: Db, studentId: number) {
       })
       .from(students)
       .innerJoin(courts, eq(courts.id, students.courtId))
+      .innerJoin(counties, eq(counties.id, courts.countyId))
       .where(eq(students.id, sql.placeholder('studentId')))
       .prepare('read_certificate_holder'),
   ).execute({ studentId });
@@ -143,6 +145,7 @@ async function readCertificateHolder(db: Db, studentId: number) {
     dob: row.dob,
     caseNumber: row.caseNumber,
     courtName: row.courtName,
+    courtState: row.courtState,
   };
   return {
     subject,

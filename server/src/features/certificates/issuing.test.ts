@@ -77,6 +77,7 @@ describe('issuing certificates', () => {
         dlNumber: student.dlNumber,
         dateOfBirth: '07/04/1988',
         courtName: student.court.name,
+        courtState: expect.stringMatching(/^[A-Z]{2}$/),
         courseName: COURSE_NAME,
         completionDate: today(t),
         rulesProfile: DEFAULT_RULES_PROFILE,

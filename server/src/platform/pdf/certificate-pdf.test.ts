@@ -17,6 +17,7 @@ function createSnapshot(overrides: Partial<CertificateSnapshot> = {}): Certifica
     dlNumber: 'D1234567',
     dateOfBirth: '04/17/1990',
     courtName: 'Superior Court of California, County of Santa Clara',
+    courtState: 'CA',
     courseName: 'Court-Assigned Defensive Driving Course (4 chapters and final exam)',
     completionDate: '2026-11-22',
     rulesProfile: 'Standard course (version 1)',
@@ -35,6 +36,9 @@ function withKeysReversed<T extends object>(value: T): T {
 function createOptions(overrides: Partial<CertificatePdfOptions> = {}): CertificatePdfOptions {
   return {
     schoolName: 'Golden State Online Traffic School',
+    schoolAddress: '2200 Harbor Boulevard, Suite 140, Costa Mesa, CA 92626',
+    schoolPhone: '(714) 555-0142',
+    signer: { name: 'Maria Lopez', title: 'School Director' },
     verifyUrl: 'https://traffic-school.example.com/verify/TS-2026-000123',
     timeZone: 'America/Los_Angeles',
     ...overrides,
@@ -169,13 +173,74 @@ describe('renderCertificatePdf', () => {
         'D1234567',
         '04/17/1990',
         'Superior Court of California, County of Santa Clara',
-        'Standard course (version 1)',
+        'Maria Lopez',
         'School Director',
-        'Authorized signature',
         'Verify at https://traffic-school.example.com/verify/TS-2026-000123',
       ]),
     );
-    expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT', 'COURSE']));
+    expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT']));
+  });
+
+  it('prints the school’s address and phone under its name, so a clerk can reach it without a search (decision 062)', async () => {
+    const { runs } = await readPage(await renderCertificatePdf(createSnapshot(), createOptions()));
+    const school = runWithText(runs, 'GOLDEN STATE ONLINE TRAFFIC SCHOOL');
+    const contact = runs.find((run) => run.text.includes('2200 Harbor Boulevard, Suite 140, Costa Mesa, CA 92626'));
+    expect(contact?.text).toContain('(714) 555-0142');
+    expect(contact?.y).toBeLessThan(school.y);
+  });
+
+  it('names the course once, by its public name, and never the internal rules profile (decision 062)', async () => {
+    const texts = (await readPage(await renderCertificatePdf(createSnapshot(), createOptions()))).runs.map(
+      (run) => run.text,
+    );
+    expect(texts.filter((text) => text.includes('Court-Assigned Defensive Driving Course'))).toHaveLength(1);
+    expect(texts.join('\n')).not.toMatch(/Standard course|version 1|COURSE RULES/);
+  });
+
+  it('prints the school’s approval number for the court’s state when it has one, and no empty line otherwise', async () => {
+    const withApproval = await readPage(
+      await renderCertificatePdf(createSnapshot(), createOptions({ approval: { state: 'CA', number: 'TEST-0001' } })),
+    );
+    expect(withApproval.runs.map((run) => run.text)).toEqual(
+      expect.arrayContaining(['SCHOOL APPROVAL NO. (CA)', 'TEST-0001']),
+    );
+    const without = await readPage(await renderCertificatePdf(createSnapshot(), createOptions()));
+    expect(without.runs.map((run) => run.text).join('\n')).not.toContain('APPROVAL');
+  });
+
+  it('signs with the signer’s name and title under the signature line', async () => {
+    const { runs, content } = await readPage(
+      await renderCertificatePdf(
+        createSnapshot(),
+        createOptions({ signer: { name: 'Dana Whitfield', title: 'Director of Instruction' } }),
+      ),
+    );
+    const name = runWithText(runs, 'Dana Whitfield');
+    const title = runWithText(runs, 'Director of Instruction');
+    // The line: a path that starts at the name's left edge, just above it.
+    const moves = [...content.matchAll(/^([\d.]+) ([\d.]+) m$/gm)].map(([, x, y]) => ({ x: Number(x), y: Number(y) }));
+    expect(moves.some((move) => move.x === name.x && move.y > name.y && move.y < name.y + 20)).toBe(true);
+    expect(name.y).toBeGreaterThan(title.y);
+    expect(runs.map((run) => run.text)).not.toContain('Maria Lopez');
+  });
+
+  it('draws the signature image above the line when the content has one, and none otherwise', async () => {
+    const png = await readFile(new URL('./testdata/signature.png', import.meta.url));
+    const { resources } = await readPage(
+      await renderCertificatePdf(createSnapshot(), createOptions({ signaturePng: png })),
+    );
+    expect(resources.lookup(PDFName.of('XObject'), PDFDict).keys()).toHaveLength(1);
+  });
+
+  it('says a corrected certificate is one, with the number it replaces, in a banner at the top (decision 025)', async () => {
+    const { runs } = await readPage(
+      await renderCertificatePdf(createSnapshot({ replaces: 'TS-2026-000099' }), createOptions()),
+    );
+    const banner = runWithText(runs, 'CORRECTED CERTIFICATE: replaces TS-2026-000099');
+    expect(banner.size).toBeGreaterThanOrEqual(12);
+    expect(banner.y).toBeGreaterThan(runWithText(runs, 'GOLDEN STATE ONLINE TRAFFIC SCHOOL').y);
+    const original = await readPage(await renderCertificatePdf(createSnapshot(), createOptions()));
+    expect(original.runs.map((run) => run.text).join('\n')).not.toContain('CORRECTED');
   });
 
   it("dates the issue on the school's calendar: a pass late in the evening is not issued the next day", async () => {
@@ -219,23 +284,66 @@ describe('renderCertificatePdf', () => {
     expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
   });
 
-  it('shrinks a very long name, school name and court name to fit inside the border', async () => {
+  it('wraps a 120-letter court name and a long student and school name onto more lines, every text 9 pt or more, on a corrected certificate (decision 062)', async () => {
     const studentName =
       'Maria Guadalupe Fernández-Villaseñor de la Concepción Świętochowska-Đurđević Núñez y Montenegro-Łukasiewicz';
     const schoolName = 'The Exceptionally Long Name of the Online Court-Assigned Traffic Violator School of California';
     const courtName =
-      'Superior Court of the State of California for the County of San Bernardino, Traffic Division, Fontana';
+      'Superior Court of the State of California for the County of San Bernardino, Traffic Division, Fontana Courthouse, Dept 1';
+    expect(courtName).toHaveLength(120);
     const { runs } = await readPage(
-      await renderCertificatePdf(createSnapshot({ studentName, courtName }), createOptions({ schoolName })),
+      await renderCertificatePdf(
+        createSnapshot({ studentName, courtName, caseNumber: 'CR-2026-0042', replaces: 'TS-2026-000099' }),
+        createOptions({ schoolName, approval: { state: 'CA', number: 'TEST-0001' } }),
+      ),
     );
 
-    // Centered lines: a left edge inside the content margin means the right edge is too.
-    const name = runWithText(runs, studentName);
-    expect(name.size).toBeLessThan(30);
-    expect(name.x).toBeGreaterThanOrEqual(84);
-    const school = runWithText(runs, schoolName.toUpperCase());
-    expect(school.x).toBeGreaterThanOrEqual(84);
-    expect(runWithText(runs, courtName).size).toBeLessThan(10.5);
+    for (const run of runs) expect(run.size, run.text).toBeGreaterThanOrEqual(9);
+    const texts = runs.map((run) => run.text);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'CORRECTED CERTIFICATE: replaces TS-2026-000099',
+        'Maria Lopez',
+        'School Director',
+        'SCHOOL APPROVAL NO. (CA)',
+        'TEST-0001',
+        'CR-2026-0042',
+      ]),
+    );
+    const contact = texts.join('\n');
+    expect(contact).toContain('2200 Harbor Boulevard, Suite 140, Costa Mesa, CA 92626');
+    expect(contact).toContain('(714) 555-0142');
+
+    // Each long text is its lines, read in order, at one size; every line inside the border's content margin.
+    const linesOf = (text: string, size: number) => {
+      const words = text.split(' ');
+      const lines = runs.filter((run) => run.size === size && words.includes(run.text.split(' ')[0] ?? ''));
+      const start = lines.findIndex((run) => text.startsWith(run.text));
+      const taken: TextRun[] = [];
+      let joined = '';
+      for (const run of lines.slice(start)) {
+        if (joined === text) break;
+        joined = joined === '' ? run.text : `${joined} ${run.text}`;
+        taken.push(run);
+      }
+      expect(joined).toBe(text);
+      return taken;
+    };
+    const court = linesOf(courtName, 10.5);
+    expect(court.length).toBeGreaterThan(1);
+    expect(court.map((run) => run.x)).toEqual(court.map(() => court[0]?.x));
+    const name = linesOf(studentName, runs.find((run) => studentName.startsWith(run.text))?.size ?? 0);
+    expect(name.length).toBeGreaterThan(1);
+    expect(name[0]?.size).toBeGreaterThanOrEqual(20);
+    for (const run of name) expect(run.x).toBeGreaterThanOrEqual(84);
+    const school = linesOf(
+      schoolName.toUpperCase(),
+      runs.find((run) => run.text.startsWith('THE EXCEPTIONALLY'))?.size ?? 0,
+    );
+    for (const run of school) expect(run.x).toBeGreaterThanOrEqual(84);
+
+    // The facts end above the signature image's room and the QR code (its top at 136 pt).
+    for (const run of court) expect(run.y).toBeGreaterThan(140);
   });
 
   it('draws the verification QR code as vector rectangles, with no image', async () => {
@@ -277,14 +385,6 @@ describe('renderCertificatePdf', () => {
       }
     }
     expect(compared).toBeGreaterThan(40);
-  });
-
-  it('signs with the signatory name when one is given', async () => {
-    const { runs } = await readPage(
-      await renderCertificatePdf(createSnapshot(), createOptions({ signatoryName: 'Dana Whitfield, Director' })),
-    );
-    runWithText(runs, 'Dana Whitfield, Director');
-    expect(runs.map((run) => run.text)).not.toContain('School Director');
   });
 
   it('embeds only the glyphs it uses, so a certificate stays small', async () => {

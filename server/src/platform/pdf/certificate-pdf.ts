@@ -11,6 +11,7 @@ import {
   setCharacterSpacing,
   setFillingRgbColor,
   type PDFFont,
+  type PDFImage,
   type PDFPage,
   type RGB,
 } from 'pdf-lib';
@@ -27,9 +28,16 @@ export interface CertificateSnapshot {
   /** 'MM/DD/YYYY', printed as given. */
   dateOfBirth: string;
   courtName: string;
+  /**
+   * The court's state ('CA'), which picks the school's approval number printed (decision 062); absent
+   * in snapshots written before it, whose certificates print none.
+   */
+  courtState?: string;
+  /** The course's public name (the state edition's, decision 051), printed once. */
   courseName: string;
   /** ISO date 'YYYY-MM-DD'. */
   completionDate: string;
+  /** The rules profile and version, for the school's records and emails; not printed (decision 062). */
   rulesProfile: string;
   /** The court's case or citation number, when the student gave one (decision 024). */
   caseNumber?: string;
@@ -39,11 +47,20 @@ export interface CertificateSnapshot {
   issuedAt: string;
 }
 
+/** The school as a court clerk needs to reach and check it (decision 062). */
 export interface CertificatePdfOptions {
   schoolName: string;
+  /** SCHOOL_ADDRESS and SCHOOL_PHONE, printed under the school's name. */
+  schoolAddress: string;
+  schoolPhone: string;
+  /** CERTIFICATE_SIGNER: printed under the signature line; a title '' prints the name alone. */
+  signer: { name: string; title: string };
+  /** The school's approval number in the court's state (content/certificate/approvals.json), when it has one. */
+  approval?: { state: string; number: string } | undefined;
+  /** A PNG of the signer's signature (content/certificate/signature.png), drawn above the line when given. */
+  signaturePng?: Uint8Array | undefined;
   /** Absolute URL of the public verification page, encoded in the QR code. */
   verifyUrl: string;
-  signatoryName?: string;
   /** SCHOOL_TIME_ZONE: the issue date is the school's day of `issuedAt`, as the completion date is. */
   timeZone: string;
 }
@@ -58,6 +75,7 @@ const NAVY = rgb(0.1, 0.18, 0.33);
 const GOLD = rgb(0.68, 0.54, 0.24);
 const INK = rgb(0.13, 0.13, 0.15);
 const MUTED = rgb(0.38, 0.38, 0.42);
+const ALERT = rgb(0.62, 0.1, 0.08);
 
 /** English month names: the certificate and the dates a super_admin types use them. */
 export const MONTHS = [
@@ -170,9 +188,11 @@ export async function renderCertificatePdf(
 
   const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   drawBorder(page);
-  drawHeading(page, fonts, schoolName);
-  drawRecipient(page, fonts, studentName, clean(snapshot.courseName), completionDate);
-  drawDetails(page, fonts, [
+  if (snapshot.replaces) drawCorrectionBanner(page, fonts, clean(snapshot.replaces));
+  const approval = options.approval
+    ? { state: clean(options.approval.state), number: clean(options.approval.number) }
+    : null;
+  const details = layoutDetails(fonts, [
     [
       { label: 'Certificate number', value: certificateNumber },
       // The school's day of the moment (a pass at 11 pm in California is not issued "tomorrow"),
@@ -180,16 +200,23 @@ export async function renderCertificatePdf(
       { label: 'Issue date', value: formatIsoDate(localDate(issuedAt, options.timeZone)) },
       { label: 'Driver’s license number', value: clean(snapshot.dlNumber) },
       { label: 'Date of birth', value: clean(snapshot.dateOfBirth) },
-      { label: 'Course rules', value: clean(snapshot.rulesProfile) },
+      ...(approval ? [{ label: `School approval no. (${approval.state})`, value: approval.number }] : []),
     ],
     [
       { label: 'Court', value: clean(snapshot.courtName) },
       ...(snapshot.caseNumber ? [{ label: 'Case or citation number', value: clean(snapshot.caseNumber) }] : []),
-      ...(snapshot.replaces ? [{ label: 'Corrected certificate: replaces', value: clean(snapshot.replaces) }] : []),
-      { label: 'Course', value: clean(snapshot.courseName) },
     ],
   ]);
-  drawSignature(page, fonts, clean(options.signatoryName ?? 'School Director'));
+  const signaturePng = options.signaturePng ? await doc.embedPng(options.signaturePng) : null;
+  drawBody(page, fonts, {
+    schoolName,
+    contact: `${clean(options.schoolAddress)}  ·  ${clean(options.schoolPhone)}`,
+    studentName,
+    courseName: clean(snapshot.courseName),
+    completionDate,
+    details,
+  });
+  drawSignature(page, fonts, { name: clean(options.signer.name), title: clean(options.signer.title) }, signaturePng);
   drawVerification(page, fonts, verifyUrl);
 
   return doc.save();
@@ -207,16 +234,22 @@ function subsetTags(snapshot: CertificateSnapshot, options: CertificatePdfOption
     snapshot.dlNumber,
     snapshot.dateOfBirth,
     snapshot.courtName,
+    snapshot.courtState ?? null,
     snapshot.courseName,
     snapshot.completionDate,
     snapshot.rulesProfile,
     snapshot.issuedAt,
-    // Only when present, so a certificate issued before case numbers renders to the same bytes.
-    ...(snapshot.caseNumber ? [snapshot.caseNumber] : []),
-    ...(snapshot.replaces ? [`replaces ${snapshot.replaces}`] : []),
+    snapshot.caseNumber ?? null,
+    snapshot.replaces ?? null,
     options.schoolName,
+    options.schoolAddress,
+    options.schoolPhone,
+    options.signer.name,
+    options.signer.title,
+    options.approval?.state ?? null,
+    options.approval?.number ?? null,
+    options.signaturePng ? sha256Hex(options.signaturePng) : null,
     options.verifyUrl,
-    options.signatoryName ?? null,
   ];
   const digest = createHash('sha256').update(JSON.stringify(content)).digest();
   const letters = [...digest.subarray(0, 12)].map((byte) => String.fromCharCode(65 + (byte % 26))).join('');
@@ -242,69 +275,159 @@ function drawBorder(page: PDFPage): void {
   });
 }
 
-// Baselines from the bottom of the page, top to bottom; the inner border runs at 30 pt from each edge.
+/**
+ * No text on the certificate is smaller than this (decision 062): a clerk reads it printed, often
+ * photocopied, and a long court name that shrank to 7 pt drew a phone call.
+ */
+export const MIN_TEXT_SIZE = 9;
+
+/** Baselines and gaps in points from the bottom of the page; the inner border runs at 30 pt from each edge. */
 const LAYOUT = {
-  schoolName: 528,
-  title: 474,
-  ornament: 452,
-  certifiesThat: 416,
-  studentName: 374,
-  nameRule: 362,
-  completedThe: 336,
-  course: 313,
-  completedOn: 290,
-  detailsTop: 266,
-  detailsRowHeight: 40,
-  signatureLine: 100,
-  qrBottom: 80,
-  qrSize: 88,
-  verifyText: 62,
+  correctionBanner: 560,
+  schoolName: 534,
+  /** The lowest the facts' closing rule may reach: below it are the signature, the QR code and the link. */
+  bodyFloor: 148,
+  detailsRowTop: 14,
+  detailsValue: 14,
+  detailsLine: 13,
+  detailsRowBottom: 11,
+  signatureLine: 86,
+  signatureImageHeight: 40,
+  qrBottom: 56,
+  qrSize: 80,
+  verifyText: 42,
 };
 
-function drawHeading(page: PDFPage, fonts: Fonts, schoolName: string): void {
-  drawSpacedCentered(page, schoolName.toUpperCase(), {
-    font: fonts.bold,
-    size: 13,
-    y: LAYOUT.schoolName,
-    color: NAVY,
-    spacing: 1.5,
+/**
+ * A correction's reissue says so first, in words a clerk cannot miss, with the number it replaces
+ * (decision 025): the clerk files it in place of the earlier one.
+ */
+function drawCorrectionBanner(page: PDFPage, fonts: Fonts, replaces: string): void {
+  const text = `CORRECTED CERTIFICATE: replaces ${replaces}`;
+  const size = 12;
+  const width = Math.min(fonts.bold.widthOfTextAtSize(text, size), CONTENT_RIGHT - CONTENT_LEFT - 24);
+  const y = LAYOUT.correctionBanner;
+  page.drawRectangle({
+    x: CENTER_X - width / 2 - 12,
+    y: y - 7,
+    width: width + 24,
+    height: size + 10,
+    color: rgb(0.99, 0.93, 0.92),
+    borderColor: ALERT,
+    borderWidth: 1,
   });
-  drawCentered(page, 'Certificate of Completion', { font: fonts.bold, size: 36, y: LAYOUT.title, color: NAVY });
-  drawOrnament(page, LAYOUT.ornament);
+  drawLines(page, fit(text, { font: fonts.bold, size, minSize: size, maxWidth: width + 0.01 }), {
+    align: 'center',
+    x: CENTER_X,
+    y,
+    color: ALERT,
+  });
 }
 
-function drawRecipient(page: PDFPage, fonts: Fonts, studentName: string, courseName: string, date: string): void {
+interface BodyText {
+  schoolName: string;
+  contact: string;
+  studentName: string;
+  courseName: string;
+  completionDate: string;
+  details: DetailsLayout;
+}
+
+/**
+ * The heading, the recipient sentence and the facts, top to bottom. Long texts wrap onto more lines
+ * (never under MIN_TEXT_SIZE); when the lines would run into the signature and QR code, the gaps
+ * between the parts close up in proportion.
+ */
+function drawBody(page: PDFPage, fonts: Fonts, text: BodyText): void {
   const contentWidth = CONTENT_RIGHT - CONTENT_LEFT;
-  drawCentered(page, 'This certifies that', { font: fonts.regular, size: 13, y: LAYOUT.certifiesThat, color: INK });
-  const nameWidth = drawCentered(page, studentName, {
+  const school = fit(text.schoolName.toUpperCase(), {
+    font: fonts.bold,
+    size: 13,
+    minSize: 11,
+    maxWidth: contentWidth,
+    spacing: 1.5,
+    lineHeight: 16,
+    balance: true,
+  });
+  const contact = fit(text.contact, { font: fonts.regular, size: 10, minSize: 10, maxWidth: contentWidth });
+  const name = fit(text.studentName, {
     font: fonts.bold,
     size: 30,
-    y: LAYOUT.studentName,
-    color: INK,
+    minSize: 20,
     maxWidth: contentWidth - 40,
+    lineHeight: 32,
+    balance: true,
   });
+  const course = fit(text.courseName, {
+    font: fonts.bold,
+    size: 15,
+    minSize: 13,
+    maxWidth: contentWidth,
+    lineHeight: 18,
+    balance: true,
+  });
+  // Baseline-to-baseline gaps of a certificate whose every text is one line.
+  const gaps = {
+    contact: 17,
+    title: 42,
+    ornament: 22,
+    certifies: 36,
+    name: 42,
+    completedThe: 38,
+    course: 23,
+    on: 23,
+    details: 24,
+  };
+  const fixed = Object.values(gaps).reduce((sum, gap) => sum + gap, 0);
+  const extra = school.extra + contact.extra + name.extra + course.extra + text.details.height;
+  const room = LAYOUT.schoolName - LAYOUT.bodyFloor - extra;
+  const squeeze = Math.min(1, Math.max(0.55, room / fixed));
+  const gap = (value: number): number => value * squeeze;
+
+  let y = LAYOUT.schoolName;
+  y = drawLines(page, school, { align: 'center', x: CENTER_X, y, color: NAVY });
+  y = drawLines(page, contact, { align: 'center', x: CENTER_X, y: y - gap(gaps.contact), color: MUTED });
+  y -= gap(gaps.title);
+  drawLines(page, fit('Certificate of Completion', { font: fonts.bold, size: 36, maxWidth: contentWidth }), {
+    align: 'center',
+    x: CENTER_X,
+    y,
+    color: NAVY,
+  });
+  y -= gap(gaps.ornament);
+  drawOrnament(page, y);
+  y -= gap(gaps.certifies);
+  drawLines(page, fit('This certifies that', { font: fonts.regular, size: 13, maxWidth: contentWidth }), {
+    align: 'center',
+    x: CENTER_X,
+    y,
+    color: INK,
+  });
+  y = drawLines(page, name, { align: 'center', x: CENTER_X, y: y - gap(gaps.name), color: INK });
   // The rule under the name reaches a little past a long name.
-  const ruleHalf = Math.max(240, nameWidth / 2 + 20);
+  const ruleHalf = Math.max(240, name.width / 2 + 20);
   page.drawLine({
-    start: { x: CENTER_X - ruleHalf, y: LAYOUT.nameRule },
-    end: { x: CENTER_X + ruleHalf, y: LAYOUT.nameRule },
+    start: { x: CENTER_X - ruleHalf, y: y - 12 },
+    end: { x: CENTER_X + ruleHalf, y: y - 12 },
     color: GOLD,
     thickness: 0.75,
   });
-  drawCentered(page, 'has successfully completed the', {
-    font: fonts.regular,
-    size: 12.5,
-    y: LAYOUT.completedThe,
+  y -= gap(gaps.completedThe);
+  drawLines(page, fit('has successfully completed the', { font: fonts.regular, size: 12.5, maxWidth: contentWidth }), {
+    align: 'center',
+    x: CENTER_X,
+    y,
     color: INK,
   });
-  drawCentered(page, courseName, {
-    font: fonts.bold,
-    size: 15,
-    y: LAYOUT.course,
-    color: NAVY,
-    maxWidth: contentWidth,
+  y = drawLines(page, course, { align: 'center', x: CENTER_X, y: y - gap(gaps.course), color: NAVY });
+  y -= gap(gaps.on);
+  drawLines(page, fit(`on ${text.completionDate}.`, { font: fonts.regular, size: 12.5, maxWidth: contentWidth }), {
+    align: 'center',
+    x: CENTER_X,
+    y,
+    color: INK,
   });
-  drawCentered(page, `on ${date}.`, { font: fonts.regular, size: 12.5, y: LAYOUT.completedOn, color: INK });
+  drawDetails(page, text.details, y - gap(gaps.details));
 }
 
 interface Detail {
@@ -312,23 +435,23 @@ interface Detail {
   value: string;
 }
 
+interface DetailsLayout {
+  rows: { cells: { x: number; label: FittedText; value: FittedText }[]; height: number }[];
+  height: number;
+}
+
 /**
  * Rows of facts, each label above its value, between two thin rules. Each cell is as wide as its label or value
- * plus an equal share of the row's spare room, so columns are evenly spaced and a long court name takes the room
- * that short values leave; a row too long for the page shrinks all its cells in proportion.
+ * plus an equal share of the row's spare room, so columns are evenly spaced; in a row too long for the page the
+ * short cells keep their width and the long ones share the rest, their text wrapping onto more lines (a 120-letter
+ * court name takes two or three lines at the same size, decision 062).
  */
-function drawDetails(page: PDFPage, fonts: Fonts, rows: Detail[][]): void {
-  const labelSize = 7;
+function layoutDetails(fonts: Fonts, rows: Detail[][]): DetailsLayout {
+  const labelSize = MIN_TEXT_SIZE;
   const valueSize = 10.5;
   const padding = 6;
   const width = CONTENT_RIGHT - CONTENT_LEFT;
-  const rule = (y: number): void => {
-    page.drawLine({ start: { x: CONTENT_LEFT, y }, end: { x: CONTENT_RIGHT, y }, color: GOLD, thickness: 0.5 });
-  };
-  const labelTop = LAYOUT.detailsTop - 16;
-  rule(LAYOUT.detailsTop);
-  rows.forEach((row, rowIndex) => {
-    const labelY = labelTop - rowIndex * LAYOUT.detailsRowHeight;
+  const laidOut = rows.map((row) => {
     const cells = row.map((detail) => ({ ...detail, label: detail.label.toUpperCase() }));
     const natural = cells.map(
       (cell) =>
@@ -338,49 +461,113 @@ function drawDetails(page: PDFPage, fonts: Fonts, rows: Detail[][]): void {
         ) +
         2 * padding,
     );
-    const total = natural.reduce((sum, cellWidth) => sum + cellWidth, 0);
-    const spare = (width - total) / cells.length;
+    const widths = shareWidth(natural, width);
     let x = CONTENT_LEFT;
-    cells.forEach((cell, index) => {
-      const naturalWidth = natural[index] ?? 0;
-      const cellWidth = spare >= 0 ? naturalWidth + spare : (naturalWidth * width) / total;
+    const placed = cells.map((cell, index) => {
+      const cellWidth = widths[index] ?? 0;
       const maxWidth = cellWidth - 2 * padding;
-      drawLeft(page, cell.label, {
-        font: fonts.bold,
-        size: labelSize,
+      const fitted = {
         x: x + padding,
-        y: labelY,
-        color: MUTED,
-        maxWidth,
-      });
-      drawLeft(page, cell.value, {
-        font: fonts.regular,
-        size: valueSize,
-        x: x + padding,
-        y: labelY - 15,
-        color: INK,
-        maxWidth,
-      });
+        label: fit(cell.label, { font: fonts.bold, size: labelSize, minSize: labelSize, maxWidth, lineHeight: 11 }),
+        value: fit(cell.value, {
+          font: fonts.regular,
+          size: valueSize,
+          minSize: valueSize,
+          maxWidth,
+          lineHeight: LAYOUT.detailsLine,
+        }),
+      };
       x += cellWidth;
+      return fitted;
     });
+    const height =
+      LAYOUT.detailsRowTop +
+      LAYOUT.detailsValue +
+      LAYOUT.detailsRowBottom +
+      Math.max(...placed.map((cell) => cell.label.extra + cell.value.extra));
+    return { cells: placed, height };
   });
-  rule(labelTop - (rows.length - 1) * LAYOUT.detailsRowHeight - 27);
+  return { rows: laidOut, height: laidOut.reduce((sum, row) => sum + row.height, 0) };
 }
 
-function drawSignature(page: PDFPage, fonts: Fonts, signatoryName: string): void {
+/**
+ * Widths for cells of these natural widths in `total`: spare room shared equally; too little room, and the cells
+ * narrower than an equal share keep their natural width while the wider ones split what is left.
+ */
+function shareWidth(natural: number[], total: number): number[] {
+  const sum = natural.reduce((a, b) => a + b, 0);
+  if (sum <= total) return natural.map((width) => width + (total - sum) / natural.length);
+  const widths: (number | undefined)[] = natural.map(() => undefined);
+  let left = total;
+  let open = natural.length;
+  let changed = true;
+  while (changed && open > 0) {
+    changed = false;
+    const share = left / open;
+    natural.forEach((width, index) => {
+      if (widths[index] === undefined && width <= share) {
+        widths[index] = width;
+        left -= width;
+        open -= 1;
+        changed = true;
+      }
+    });
+  }
+  return widths.map((width) => width ?? left / open);
+}
+
+function drawDetails(page: PDFPage, details: DetailsLayout, top: number): void {
+  const rule = (y: number): void => {
+    page.drawLine({ start: { x: CONTENT_LEFT, y }, end: { x: CONTENT_RIGHT, y }, color: GOLD, thickness: 0.5 });
+  };
+  rule(top);
+  let rowTop = top;
+  for (const row of details.rows) {
+    for (const cell of row.cells) {
+      const labelBottom = drawLines(page, cell.label, {
+        align: 'left',
+        x: cell.x,
+        y: rowTop - LAYOUT.detailsRowTop,
+        color: MUTED,
+      });
+      drawLines(page, cell.value, { align: 'left', x: cell.x, y: labelBottom - LAYOUT.detailsValue, color: INK });
+    }
+    rowTop -= row.height;
+  }
+  rule(rowTop);
+}
+
+/** The signature line, the signer's name and title under it, and their signature above it when the content has one. */
+function drawSignature(
+  page: PDFPage,
+  fonts: Fonts,
+  signer: { name: string; title: string },
+  signaturePng: PDFImage | null,
+): void {
   const left = CONTENT_LEFT + 6;
-  const width = 220;
+  const width = 230;
   const y = LAYOUT.signatureLine;
+  if (signaturePng) {
+    const scale = Math.min(width / signaturePng.width, LAYOUT.signatureImageHeight / signaturePng.height);
+    page.drawImage(signaturePng, {
+      x: left,
+      y: y + 2,
+      width: signaturePng.width * scale,
+      height: signaturePng.height * scale,
+    });
+  }
   page.drawLine({ start: { x: left, y }, end: { x: left + width, y }, color: INK, thickness: 0.75 });
-  drawLeft(page, signatoryName, { font: fonts.bold, size: 11, x: left, y: y - 15, color: INK, maxWidth: width });
-  drawLeft(page, 'Authorized signature', {
-    font: fonts.regular,
-    size: 8.5,
+  const nameBottom = drawLines(page, fit(signer.name, { font: fonts.bold, size: 11, minSize: 10, maxWidth: width }), {
+    align: 'left',
     x: left,
-    y: y - 28,
-    color: MUTED,
-    maxWidth: width,
+    y: y - 14,
+    color: INK,
   });
+  drawLines(
+    page,
+    fit(signer.title || 'Authorized signature', { font: fonts.regular, size: 10, minSize: 10, maxWidth: width }),
+    { align: 'left', x: left, y: nameBottom - 13, color: MUTED },
+  );
 }
 
 /**
@@ -418,14 +605,12 @@ function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void 
   }
   operators.push(fill(), popGraphicsState());
   page.pushOperators(...operators);
-  drawRight(page, `Verify at ${verifyUrl}`, {
-    font: fonts.regular,
-    size: 7,
-    x: right,
-    y: LAYOUT.verifyText,
-    color: MUTED,
-    maxWidth: 300,
-  });
+  // Wrapped at the slashes' words if ever too long; a very long address is still printed whole.
+  drawLines(
+    page,
+    fit(`Verify at ${verifyUrl}`, { font: fonts.regular, size: MIN_TEXT_SIZE, minSize: MIN_TEXT_SIZE, maxWidth: 330 }),
+    { align: 'right', x: right, y: LAYOUT.verifyText, color: MUTED },
+  );
 }
 
 /** Three decimals (1/1000 pt) is far finer than any printer, and keeps the content stream short. */
@@ -437,53 +622,6 @@ function drawOrnament(page: PDFPage, y: number): void {
   page.drawLine({ start: { x: CENTER_X - 110, y }, end: { x: CENTER_X - 10, y }, color: GOLD, thickness: 0.75 });
   page.drawLine({ start: { x: CENTER_X + 10, y }, end: { x: CENTER_X + 110, y }, color: GOLD, thickness: 0.75 });
   page.drawSvgPath('M 0 -4 L 4 0 L 0 4 L -4 0 Z', { x: CENTER_X, y, color: GOLD });
-}
-
-interface TextStyle {
-  font: PDFFont;
-  size: number;
-  y: number;
-  color: RGB;
-  /** When set, the text shrinks to this width instead of overflowing. */
-  maxWidth?: number;
-}
-
-/** Returns the width drawn. */
-function drawCentered(page: PDFPage, text: string, style: TextStyle): number {
-  const size = fitSize(text, style);
-  const width = style.font.widthOfTextAtSize(text, size);
-  page.drawText(text, { x: CENTER_X - width / 2, y: style.y, size, font: style.font, color: style.color });
-  return width;
-}
-
-function drawLeft(page: PDFPage, text: string, style: TextStyle & { x: number }): void {
-  page.drawText(text, { x: style.x, y: style.y, size: fitSize(text, style), font: style.font, color: style.color });
-}
-
-function drawRight(page: PDFPage, text: string, style: TextStyle & { x: number }): void {
-  const size = fitSize(text, style);
-  const width = style.font.widthOfTextAtSize(text, size);
-  page.drawText(text, { x: style.x - width, y: style.y, size, font: style.font, color: style.color });
-}
-
-/** Letter-spaced, centered text (the school's name); long names shrink to the page's content width. */
-function drawSpacedCentered(page: PDFPage, text: string, style: TextStyle & { spacing: number }): void {
-  const glyphs = [...text].length;
-  const naturalWidth = style.font.widthOfTextAtSize(text, style.size) + style.spacing * glyphs;
-  const scale = Math.min(1, (CONTENT_RIGHT - CONTENT_LEFT) / naturalWidth);
-  const size = style.size * scale;
-  const spacing = style.spacing * scale;
-  // Character spacing also follows the last glyph; leave it out of the centered width.
-  const width = style.font.widthOfTextAtSize(text, size) + spacing * (glyphs - 1);
-  page.pushOperators(setCharacterSpacing(spacing));
-  page.drawText(text, { x: CENTER_X - width / 2, y: style.y, size, font: style.font, color: style.color });
-  page.pushOperators(setCharacterSpacing(0));
-}
-
-function fitSize(text: string, style: TextStyle): number {
-  if (style.maxWidth === undefined) return style.size;
-  const width = style.font.widthOfTextAtSize(text, style.size);
-  return width <= style.maxWidth ? style.size : (style.size * style.maxWidth) / width;
 }
 
 /** One line of text: NFC so a name typed with combining accents uses the font's precomposed letters. */
@@ -504,4 +642,114 @@ function formatIsoDate(value: string): string {
   const monthName = MONTHS[Number(month) - 1];
   if (monthName === undefined || date.getUTCDate() !== Number(day)) throw new Error(`Invalid ISO date: ${value}`);
   return `${monthName} ${Number(day)}, ${year}`;
+}
+
+/** Text set to fit a width: its size and its lines. */
+interface FittedText {
+  font: PDFFont;
+  size: number;
+  spacing: number;
+  lineHeight: number;
+  lines: string[];
+  /** The widest line's width. */
+  width: number;
+  /** How much taller than one line the text is. */
+  extra: number;
+}
+
+interface FitStyle {
+  font: PDFFont;
+  size: number;
+  /** The smallest the text may shrink to before it wraps (never under MIN_TEXT_SIZE); default: `size`. */
+  minSize?: number;
+  maxWidth: number;
+  /** Letter spacing at `size`, scaled with it. */
+  spacing?: number;
+  /** Baseline to baseline at `size`, scaled with it; default 1.2 times the size. */
+  lineHeight?: number;
+  /** Centered text: lines of even length, rather than full lines and a short last one. */
+  balance?: boolean;
+}
+
+/**
+ * One line at `size` if it fits; otherwise one line shrunk as far as `minSize`; otherwise lines at `minSize`,
+ * broken between words (a word wider than the line, between letters). Decision 062: nothing shrinks
+ * under MIN_TEXT_SIZE; a long name takes more lines instead.
+ */
+function fit(text: string, style: FitStyle): FittedText {
+  const minSize = Math.max(MIN_TEXT_SIZE, Math.min(style.minSize ?? style.size, style.size));
+  const spacingAt = (size: number): number => ((style.spacing ?? 0) * size) / style.size;
+  const measure = (line: string, size: number): number =>
+    style.font.widthOfTextAtSize(line, size) + spacingAt(size) * Math.max(0, [...line].length - 1);
+  const natural = measure(text, style.size);
+  const shrunk = natural <= style.maxWidth ? style.size : (style.size * style.maxWidth) / natural;
+  const size = Math.max(minSize, shrunk);
+  const lines =
+    size === shrunk ? [text] : wrap(text, (line) => measure(line, size), style.maxWidth, style.balance ?? false);
+  const lineHeight = ((style.lineHeight ?? style.size * 1.2) * size) / style.size;
+  return {
+    font: style.font,
+    size,
+    spacing: spacingAt(size),
+    lineHeight,
+    lines,
+    width: Math.max(...lines.map((line) => measure(line, size))),
+    extra: (lines.length - 1) * lineHeight,
+  };
+}
+
+function wrap(text: string, measure: (line: string) => number, maxWidth: number, balance: boolean): string[] {
+  const greedy = wrapGreedy(text, measure, maxWidth);
+  if (!balance || greedy.length < 2) return greedy;
+  // The narrowest width that still takes no more lines (to a tenth of a point).
+  let low = maxWidth / greedy.length;
+  let high = maxWidth;
+  while (high - low > 0.1) {
+    const middle = (low + high) / 2;
+    if (wrapGreedy(text, measure, middle).length <= greedy.length) high = middle;
+    else low = middle;
+  }
+  return wrapGreedy(text, measure, high);
+}
+
+function wrapGreedy(text: string, measure: (line: string) => number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (measure(candidate) <= maxWidth) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = '';
+    // A word wider than the line (a long hyphenated name, an address) is broken between letters.
+    for (const letter of word) {
+      if (line !== '' && measure(line + letter) > maxWidth) {
+        lines.push(line);
+        line = '';
+      }
+      line += letter;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** Draws each line from baseline `y` down; returns the last line's baseline. */
+function drawLines(
+  page: PDFPage,
+  text: FittedText,
+  place: { align: 'left' | 'center' | 'right'; x: number; y: number; color: RGB },
+): number {
+  let y = place.y;
+  text.lines.forEach((line, index) => {
+    y = place.y - index * text.lineHeight;
+    const width = text.font.widthOfTextAtSize(line, text.size) + text.spacing * Math.max(0, [...line].length - 1);
+    const x = place.align === 'left' ? place.x : place.align === 'center' ? place.x - width / 2 : place.x - width;
+    if (text.spacing !== 0) page.pushOperators(setCharacterSpacing(text.spacing));
+    page.drawText(line, { x, y, size: text.size, font: text.font, color: place.color });
+    if (text.spacing !== 0) page.pushOperators(setCharacterSpacing(0));
+  });
+  return y;
 }
