@@ -6,7 +6,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ApiError, gotNoAnswerFromApi } from '../../lib/api.ts';
-import { unexpectedErrorText } from '../../lib/error-text.ts';
+import { errorText, unexpectedErrorText } from '../../lib/error-text.ts';
 import { useFieldErrors, useSchemaForm } from '../../lib/forms.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 
@@ -53,6 +53,8 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
       if (gotNoAnswerFromApi(caught)) setError(t('login.noAnswer'));
       else if (caught instanceof ApiError && caught.status === 429) setError(t('login.tooMany'));
       else if (caught instanceof ApiError && caught.status >= 500) setError(unexpectedErrorText(caught, t));
+      // A course closed by a full refund is said as such (decision 058), not as wrong details.
+      else if (caught instanceof ApiError && caught.code === 'COURSE_REFUNDED') setError(errorText(caught, t));
       else setError(t('login.invalid'));
     }
   }

@@ -30,6 +30,16 @@ describe('the student sign-in page', () => {
     expect(alert.textContent).toBe('Invalid username or password');
   });
 
+  it('says why when the course was closed by a full refund (decision 058)', async () => {
+    const alert = await signInWith(() => ({
+      status: 403,
+      body: { error: { code: 'COURSE_REFUNDED', message: 'This course was closed when its payment was refunded.' } },
+    }));
+    expect(alert.textContent).toBe(
+      'This course was closed when its payment was refunded. To take the course again, please register again.',
+    );
+  });
+
   it("gives the server's failure a reference line for support, its request's id (decision 060)", async () => {
     const alert = await signInWith(() => ({
       status: 500,
