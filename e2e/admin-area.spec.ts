@@ -269,8 +269,10 @@ test('a super_admin creates an admin, who sets a password through the one-time l
   await form.getByLabel('Username', { exact: true }).fill(username);
   await form.getByLabel('Name', { exact: true }).fill(name);
   await form.getByLabel('Email', { exact: true }).fill(`${username}@school.example`);
+  // Decision 063: whom the account is for is asked first; the school's staff have no court to choose.
+  await form.getByRole('radio', { name: "The school's staff (every court)" }).check();
   await form.getByLabel('Role').selectOption({ label: 'Admin' });
-  await expect(form.getByLabel('Court')).toHaveValue('');
+  await expect(form.getByLabel('Court', { exact: true })).toHaveCount(0);
   await form.getByRole('button', { name: 'Create account' }).click();
 
   const linkBox = page.getByRole('region', { name: `One-time set-password link for ${name}` });
