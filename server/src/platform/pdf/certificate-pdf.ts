@@ -1,22 +1,22 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import fontkit from '@pdf-lib/fontkit';
-import {
-  fill,
-  PDFDocument,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  rgb,
-  setCharacterSpacing,
-  setFillingRgbColor,
-  type PDFFont,
-  type PDFImage,
-  type PDFPage,
-  type RGB,
-} from 'pdf-lib';
-import QRCode from 'qrcode';
+import { PDFDocument, rgb, type PDFImage, type PDFPage } from 'pdf-lib';
 import { localDate } from '../clock.ts';
+import { drawDetails, layoutDetails, type DetailsLayout } from './certificate-details.ts';
+import { embedCertificateFonts, type Fonts } from './certificate-fonts.ts';
+import { drawQrCode } from './qr-code.ts';
+import {
+  ALERT,
+  CENTER_X,
+  CONTENT_LEFT,
+  CONTENT_RIGHT,
+  GOLD,
+  INK,
+  MUTED,
+  NAVY,
+  PAGE_HEIGHT,
+  PAGE_WIDTH,
+} from './certificate-style.ts';
+import { drawLines, fit, MIN_TEXT_SIZE } from './text-layout.ts';
 
 /** What the certificate shows, frozen when it is issued so a re-render gives the same document. */
 export interface CertificateSnapshot {
@@ -65,18 +65,6 @@ export interface CertificatePdfOptions {
   timeZone: string;
 }
 
-const PAGE_WIDTH = 792;
-const PAGE_HEIGHT = 612;
-const CENTER_X = PAGE_WIDTH / 2;
-const CONTENT_LEFT = 84;
-const CONTENT_RIGHT = PAGE_WIDTH - 84;
-
-const NAVY = rgb(0.1, 0.18, 0.33);
-const GOLD = rgb(0.68, 0.54, 0.24);
-const INK = rgb(0.13, 0.13, 0.15);
-const MUTED = rgb(0.38, 0.38, 0.42);
-const ALERT = rgb(0.62, 0.1, 0.08);
-
 /** English month names: the certificate and the dates a super_admin types use them. */
 export const MONTHS = [
   'January',
@@ -92,53 +80,6 @@ export const MONTHS = [
   'November',
   'December',
 ];
-
-interface FontBytes {
-  regular: Uint8Array;
-  bold: Uint8Array;
-}
-
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-}
-
-type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
-
-/**
- * OpenType features off (pdf-lib's embedFont `features`): pdf-lib places each glyph at its advance
- * width and ignores the shaper's positioning, and a ligature ("fi") would copy and search as one
- * letter; names are NFC-normalized (clean), so every Latin letter is one precomposed glyph.
- */
-const ONE_GLYPH_PER_LETTER = { liga: false, clig: false, dlig: false, calt: false, rlig: false, kern: false };
-
-let fontBytes: Promise<FontBytes> | undefined;
-const parsedFonts = new WeakMap<Uint8Array, ReturnType<Fontkit['create']>>();
-
-/**
- * fontkit (handed to pdf-lib's registerFontkit, its documented hook), each font file parsed once per
- * process rather than once a document: a parsed font is only read from (each document makes its own
- * subset), so sharing it is safe.
- */
-const cachingFontkit: Fontkit = {
-  create(buffer, postscriptName) {
-    const parsed = parsedFonts.get(buffer) ?? fontkit.create(buffer, postscriptName);
-    parsedFonts.set(buffer, parsed);
-    return parsed;
-  },
-};
-
-/** Noto Serif (SIL OFL 1.1, see fonts/OFL.txt): read once per process, embedded as a subset per document. */
-function loadFontBytes(): Promise<FontBytes> {
-  fontBytes ??= Promise.all([
-    readFile(new URL('./fonts/NotoSerif-Regular.ttf', import.meta.url)),
-    readFile(new URL('./fonts/NotoSerif-Bold.ttf', import.meta.url)),
-  ]).then(([regular, bold]) => ({ regular, bold }));
-  fontBytes.catch(() => {
-    fontBytes = undefined;
-  });
-  return fontBytes;
-}
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -159,22 +100,8 @@ export async function renderCertificatePdf(
   const studentName = clean(snapshot.studentName);
   const certificateNumber = clean(snapshot.number);
 
-  const bytes = await loadFontBytes();
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.registerFontkit(cachingFontkit);
-  const tags = subsetTags(snapshot, options);
-  const fonts: Fonts = {
-    regular: await doc.embedFont(bytes.regular, {
-      subset: true,
-      customName: `${tags.regular}+NotoSerif-Regular`,
-      features: ONE_GLYPH_PER_LETTER,
-    }),
-    bold: await doc.embedFont(bytes.bold, {
-      subset: true,
-      customName: `${tags.bold}+NotoSerif-Bold`,
-      features: ONE_GLYPH_PER_LETTER,
-    }),
-  };
+  const fonts = await embedCertificateFonts(doc, subsetTags(snapshot, options));
 
   doc.setTitle(`Certificate of Completion ${certificateNumber}`);
   doc.setAuthor(schoolName);
@@ -275,22 +202,12 @@ function drawBorder(page: PDFPage): void {
   });
 }
 
-/**
- * No text on the certificate is smaller than this (decision 062): a clerk reads it printed, often
- * photocopied, and a long court name that shrank to 7 pt drew a phone call.
- */
-export const MIN_TEXT_SIZE = 9;
-
 /** Baselines and gaps in points from the bottom of the page; the inner border runs at 30 pt from each edge. */
 const LAYOUT = {
   correctionBanner: 560,
   schoolName: 534,
   /** The lowest the facts' closing rule may reach: below it are the signature, the QR code and the link. */
   bodyFloor: 148,
-  detailsRowTop: 14,
-  detailsValue: 14,
-  detailsLine: 13,
-  detailsRowBottom: 11,
   signatureLine: 86,
   signatureImageHeight: 40,
   qrBottom: 56,
@@ -430,113 +347,6 @@ function drawBody(page: PDFPage, fonts: Fonts, text: BodyText): void {
   drawDetails(page, text.details, y - gap(gaps.details));
 }
 
-interface Detail {
-  label: string;
-  value: string;
-}
-
-interface DetailsLayout {
-  rows: { cells: { x: number; label: FittedText; value: FittedText }[]; height: number }[];
-  height: number;
-}
-
-/**
- * Rows of facts, each label above its value, between two thin rules. Each cell is as wide as its label or value
- * plus an equal share of the row's spare room, so columns are evenly spaced; in a row too long for the page the
- * short cells keep their width and the long ones share the rest, their text wrapping onto more lines (a 120-letter
- * court name takes two or three lines at the same size, decision 062).
- */
-function layoutDetails(fonts: Fonts, rows: Detail[][]): DetailsLayout {
-  const labelSize = MIN_TEXT_SIZE;
-  const valueSize = 10.5;
-  const padding = 6;
-  const width = CONTENT_RIGHT - CONTENT_LEFT;
-  const laidOut = rows.map((row) => {
-    const cells = row.map((detail) => ({ ...detail, label: detail.label.toUpperCase() }));
-    const natural = cells.map(
-      (cell) =>
-        Math.max(
-          fonts.bold.widthOfTextAtSize(cell.label, labelSize),
-          fonts.regular.widthOfTextAtSize(cell.value, valueSize),
-        ) +
-        2 * padding,
-    );
-    const widths = shareWidth(natural, width);
-    let x = CONTENT_LEFT;
-    const placed = cells.map((cell, index) => {
-      const cellWidth = widths[index] ?? 0;
-      const maxWidth = cellWidth - 2 * padding;
-      const fitted = {
-        x: x + padding,
-        label: fit(cell.label, { font: fonts.bold, size: labelSize, minSize: labelSize, maxWidth, lineHeight: 11 }),
-        value: fit(cell.value, {
-          font: fonts.regular,
-          size: valueSize,
-          minSize: valueSize,
-          maxWidth,
-          lineHeight: LAYOUT.detailsLine,
-        }),
-      };
-      x += cellWidth;
-      return fitted;
-    });
-    const height =
-      LAYOUT.detailsRowTop +
-      LAYOUT.detailsValue +
-      LAYOUT.detailsRowBottom +
-      Math.max(...placed.map((cell) => cell.label.extra + cell.value.extra));
-    return { cells: placed, height };
-  });
-  return { rows: laidOut, height: laidOut.reduce((sum, row) => sum + row.height, 0) };
-}
-
-/**
- * Widths for cells of these natural widths in `total`: spare room shared equally; too little room, and the cells
- * narrower than an equal share keep their natural width while the wider ones split what is left.
- */
-function shareWidth(natural: number[], total: number): number[] {
-  const sum = natural.reduce((a, b) => a + b, 0);
-  if (sum <= total) return natural.map((width) => width + (total - sum) / natural.length);
-  const widths: (number | undefined)[] = natural.map(() => undefined);
-  let left = total;
-  let open = natural.length;
-  let changed = true;
-  while (changed && open > 0) {
-    changed = false;
-    const share = left / open;
-    natural.forEach((width, index) => {
-      if (widths[index] === undefined && width <= share) {
-        widths[index] = width;
-        left -= width;
-        open -= 1;
-        changed = true;
-      }
-    });
-  }
-  return widths.map((width) => width ?? left / open);
-}
-
-function drawDetails(page: PDFPage, details: DetailsLayout, top: number): void {
-  const rule = (y: number): void => {
-    page.drawLine({ start: { x: CONTENT_LEFT, y }, end: { x: CONTENT_RIGHT, y }, color: GOLD, thickness: 0.5 });
-  };
-  rule(top);
-  let rowTop = top;
-  for (const row of details.rows) {
-    for (const cell of row.cells) {
-      const labelBottom = drawLines(page, cell.label, {
-        align: 'left',
-        x: cell.x,
-        y: rowTop - LAYOUT.detailsRowTop,
-        color: MUTED,
-      });
-      drawLines(page, cell.value, { align: 'left', x: cell.x, y: labelBottom - LAYOUT.detailsValue, color: INK });
-    }
-    rowTop -= row.height;
-  }
-  rule(rowTop);
-}
-
 /** The signature line, the signer's name and title under it, and their signature above it when the content has one. */
 function drawSignature(
   page: PDFPage,
@@ -570,52 +380,21 @@ function drawSignature(
   );
 }
 
-/**
- * The QR code is vector art: each run of dark modules in a row is one filled rectangle, so it stays sharp at any zoom
- * and adjacent modules leave no hairline seams. Raw operators, because pdf-lib's drawRectangle wraps every
- * rectangle in its own graphics state and was most of a render's time.
- */
+/** The QR code of the verification page, and its address under it for a clerk with no phone at hand. */
 function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void {
-  const qr = QRCode.create(verifyUrl, { errorCorrectionLevel: 'M' });
-  const modules = qr.modules.size;
-  const size = LAYOUT.qrSize;
-  const moduleSize = size / modules;
   const right = CONTENT_RIGHT - 6;
-  const left = right - size;
-  const bottom = LAYOUT.qrBottom;
-  const operators = [pushGraphicsState(), setFillingRgbColor(INK.red, INK.green, INK.blue)];
-  for (let row = 0; row < modules; row += 1) {
-    let column = 0;
-    while (column < modules) {
-      if (!qr.modules.get(row, column)) {
-        column += 1;
-        continue;
-      }
-      const start = column;
-      while (column < modules && qr.modules.get(row, column)) column += 1;
-      operators.push(
-        rectangle(
-          round(left + start * moduleSize),
-          round(bottom + size - (row + 1) * moduleSize),
-          round((column - start) * moduleSize),
-          round(moduleSize),
-        ),
-      );
-    }
-  }
-  operators.push(fill(), popGraphicsState());
-  page.pushOperators(...operators);
-  // Wrapped at the slashes' words if ever too long; a very long address is still printed whole.
+  drawQrCode(page, verifyUrl, {
+    left: right - LAYOUT.qrSize,
+    bottom: LAYOUT.qrBottom,
+    size: LAYOUT.qrSize,
+    color: INK,
+  });
+  // An address too long for its room wraps between letters (it has no spaces), never shrinks.
   drawLines(
     page,
     fit(`Verify at ${verifyUrl}`, { font: fonts.regular, size: MIN_TEXT_SIZE, minSize: MIN_TEXT_SIZE, maxWidth: 330 }),
     { align: 'right', x: right, y: LAYOUT.verifyText, color: MUTED },
   );
-}
-
-/** Three decimals (1/1000 pt) is far finer than any printer, and keeps the content stream short. */
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 function drawOrnament(page: PDFPage, y: number): void {
@@ -642,114 +421,4 @@ function formatIsoDate(value: string): string {
   const monthName = MONTHS[Number(month) - 1];
   if (monthName === undefined || date.getUTCDate() !== Number(day)) throw new Error(`Invalid ISO date: ${value}`);
   return `${monthName} ${Number(day)}, ${year}`;
-}
-
-/** Text set to fit a width: its size and its lines. */
-interface FittedText {
-  font: PDFFont;
-  size: number;
-  spacing: number;
-  lineHeight: number;
-  lines: string[];
-  /** The widest line's width. */
-  width: number;
-  /** How much taller than one line the text is. */
-  extra: number;
-}
-
-interface FitStyle {
-  font: PDFFont;
-  size: number;
-  /** The smallest the text may shrink to before it wraps (never under MIN_TEXT_SIZE); default: `size`. */
-  minSize?: number;
-  maxWidth: number;
-  /** Letter spacing at `size`, scaled with it. */
-  spacing?: number;
-  /** Baseline to baseline at `size`, scaled with it; default 1.2 times the size. */
-  lineHeight?: number;
-  /** Centered text: lines of even length, rather than full lines and a short last one. */
-  balance?: boolean;
-}
-
-/**
- * One line at `size` if it fits; otherwise one line shrunk as far as `minSize`; otherwise lines at `minSize`,
- * broken between words (a word wider than the line, between letters). Decision 062: nothing shrinks
- * under MIN_TEXT_SIZE; a long name takes more lines instead.
- */
-function fit(text: string, style: FitStyle): FittedText {
-  const minSize = Math.max(MIN_TEXT_SIZE, Math.min(style.minSize ?? style.size, style.size));
-  const spacingAt = (size: number): number => ((style.spacing ?? 0) * size) / style.size;
-  const measure = (line: string, size: number): number =>
-    style.font.widthOfTextAtSize(line, size) + spacingAt(size) * Math.max(0, [...line].length - 1);
-  const natural = measure(text, style.size);
-  const shrunk = natural <= style.maxWidth ? style.size : (style.size * style.maxWidth) / natural;
-  const size = Math.max(minSize, shrunk);
-  const lines =
-    size === shrunk ? [text] : wrap(text, (line) => measure(line, size), style.maxWidth, style.balance ?? false);
-  const lineHeight = ((style.lineHeight ?? style.size * 1.2) * size) / style.size;
-  return {
-    font: style.font,
-    size,
-    spacing: spacingAt(size),
-    lineHeight,
-    lines,
-    width: Math.max(...lines.map((line) => measure(line, size))),
-    extra: (lines.length - 1) * lineHeight,
-  };
-}
-
-function wrap(text: string, measure: (line: string) => number, maxWidth: number, balance: boolean): string[] {
-  const greedy = wrapGreedy(text, measure, maxWidth);
-  if (!balance || greedy.length < 2) return greedy;
-  // The narrowest width that still takes no more lines (to a tenth of a point).
-  let low = maxWidth / greedy.length;
-  let high = maxWidth;
-  while (high - low > 0.1) {
-    const middle = (low + high) / 2;
-    if (wrapGreedy(text, measure, middle).length <= greedy.length) high = middle;
-    else low = middle;
-  }
-  return wrapGreedy(text, measure, high);
-}
-
-function wrapGreedy(text: string, measure: (line: string) => number, maxWidth: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (measure(candidate) <= maxWidth) {
-      line = candidate;
-      continue;
-    }
-    if (line !== '') lines.push(line);
-    line = '';
-    // A word wider than the line (a long hyphenated name, an address) is broken between letters.
-    for (const letter of word) {
-      if (line !== '' && measure(line + letter) > maxWidth) {
-        lines.push(line);
-        line = '';
-      }
-      line += letter;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
-
-/** Draws each line from baseline `y` down; returns the last line's baseline. */
-function drawLines(
-  page: PDFPage,
-  text: FittedText,
-  place: { align: 'left' | 'center' | 'right'; x: number; y: number; color: RGB },
-): number {
-  let y = place.y;
-  text.lines.forEach((line, index) => {
-    y = place.y - index * text.lineHeight;
-    const width = text.font.widthOfTextAtSize(line, text.size) + text.spacing * Math.max(0, [...line].length - 1);
-    const x = place.align === 'left' ? place.x : place.align === 'center' ? place.x - width / 2 : place.x - width;
-    if (text.spacing !== 0) page.pushOperators(setCharacterSpacing(text.spacing));
-    page.drawText(line, { x, y, size: text.size, font: text.font, color: place.color });
-    if (text.spacing !== 0) page.pushOperators(setCharacterSpacing(0));
-  });
-  return y;
 }
