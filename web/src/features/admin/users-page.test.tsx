@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
+import i18n, { setLanguage } from '../../lib/i18n.ts';
 import type { StaffAccount } from '@ts/contract';
 import {
   bodyOf,
@@ -12,6 +13,7 @@ import {
   stubApi,
   submit,
   typeInto,
+  waitFor,
 } from '../../testing/page.tsx';
 import { UsersPage } from './users-page.tsx';
 
@@ -183,6 +185,25 @@ describe('Users page (decisions 011 and 063)', () => {
     });
     expect(page.textContent).toContain('could not be sent');
     expect(page.textContent).toContain('72 hours');
+  });
+
+  it("says in Spanish what a court's clerk will see", async () => {
+    stubUsersApi();
+    setLanguage('es');
+    try {
+      await waitFor(() => expect(i18n.language).toBe('es'));
+      const page = render(<UsersPage />);
+      await settled();
+      const form = newForm(page)!;
+      await click(radio(form, 'El personal de un tribunal (un solo tribunal)'));
+      await setValue(byLabel(form, 'Tribunal'), '4');
+      expect(sentenceOf(form)).toBe(
+        'Este secretario verá solo los estudiantes, los certificados y las finalizaciones de Alameda Superior Court.',
+      );
+    } finally {
+      setLanguage('en');
+      await waitFor(() => expect(i18n.language).toBe('en'));
+    }
   });
 
   it("turns a super admin into a clerk when the account becomes a court's", async () => {
