@@ -189,6 +189,20 @@ describe('renderCertificatePdf', () => {
     expect(contact?.y).toBeLessThan(school.y);
   });
 
+  it('puts the phone on its own line under an address too long to share one, at the same size', async () => {
+    const schoolAddress =
+      '2200 Harbor Boulevard, Suite 140, Building C, Costa Mesa, California 92626-1234, United States of America';
+    const schoolPhone = '(714) 555-0142 (Monday to Friday, 8 am to 5 pm Pacific)';
+    const { runs } = await readPage(
+      await renderCertificatePdf(createSnapshot(), createOptions({ schoolAddress, schoolPhone })),
+    );
+    const address = runWithText(runs, schoolAddress);
+    const phone = runWithText(runs, schoolPhone);
+    expect(phone.y).toBeLessThan(address.y);
+    expect(phone.size).toBe(address.size);
+    expect(address.size).toBeGreaterThanOrEqual(9);
+  });
+
   it('names the course once, by its public name, and never the internal rules profile (decision 062)', async () => {
     const texts = (await readPage(await renderCertificatePdf(createSnapshot(), createOptions()))).runs.map(
       (run) => run.text,

@@ -16,7 +16,7 @@ import {
   PAGE_HEIGHT,
   PAGE_WIDTH,
 } from './certificate-style.ts';
-import { drawLines, fit, MIN_TEXT_SIZE } from './text-layout.ts';
+import { drawLines, fit, MIN_TEXT_SIZE, stack } from './text-layout.ts';
 
 /** What the certificate shows, frozen when it is issued so a re-render gives the same document. */
 export interface CertificateSnapshot {
@@ -137,7 +137,8 @@ export async function renderCertificatePdf(
   const signaturePng = options.signaturePng ? await doc.embedPng(options.signaturePng) : null;
   drawBody(page, fonts, {
     schoolName,
-    contact: `${clean(options.schoolAddress)}  ·  ${clean(options.schoolPhone)}`,
+    address: clean(options.schoolAddress),
+    phone: clean(options.schoolPhone),
     studentName,
     courseName: clean(snapshot.courseName),
     completionDate,
@@ -243,7 +244,8 @@ function drawCorrectionBanner(page: PDFPage, fonts: Fonts, replaces: string): vo
 
 interface BodyText {
   schoolName: string;
-  contact: string;
+  address: string;
+  phone: string;
   studentName: string;
   courseName: string;
   completionDate: string;
@@ -266,7 +268,11 @@ function drawBody(page: PDFPage, fonts: Fonts, text: BodyText): void {
     lineHeight: 16,
     balance: true,
   });
-  const contact = fit(text.contact, { font: fonts.regular, size: 10, minSize: 10, maxWidth: contentWidth });
+  const contactStyle = { font: fonts.regular, size: 10, minSize: 10, maxWidth: contentWidth, balance: true };
+  // One line when it fits; otherwise the address's lines, then the phone on its own.
+  const oneLine = fit(`${text.address}  ·  ${text.phone}`, contactStyle);
+  const contact =
+    oneLine.lines.length === 1 ? oneLine : stack(fit(text.address, contactStyle), fit(text.phone, contactStyle));
   const name = fit(text.studentName, {
     font: fonts.bold,
     size: 30,

@@ -98,6 +98,17 @@ function wrapGreedy(text: string, measure: (line: string) => number, maxWidth: n
   return lines;
 }
 
+/** `first`'s lines, then `second`'s, set as `first` is (both fitted in one style). */
+export function stack(first: FittedText, second: FittedText): FittedText {
+  const lines = [...first.lines, ...second.lines];
+  return {
+    ...first,
+    lines,
+    width: Math.max(first.width, second.width),
+    extra: (lines.length - 1) * first.lineHeight,
+  };
+}
+
 /** Draws each line from baseline `y` down; returns the last line's baseline. */
 export function drawLines(
   page: PDFPage,
