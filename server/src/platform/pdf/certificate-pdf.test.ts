@@ -179,6 +179,7 @@ describe('renderCertificatePdf', () => {
       ]),
     );
     expect(texts).toEqual(expect.arrayContaining(['CERTIFICATE NUMBER', 'DRIVER’S LICENSE NUMBER', 'COURT']));
+    for (const run of runs) expect(run.size, run.text).toBeGreaterThanOrEqual(9);
   });
 
   it('prints the school’s address and phone under its name, so a clerk can reach it without a search (decision 062)', async () => {
@@ -305,13 +306,15 @@ describe('renderCertificatePdf', () => {
     const courtName =
       'Superior Court of the State of California for the County of San Bernardino, Traffic Division, Fontana Courthouse, Dept 1';
     expect(courtName).toHaveLength(120);
-    const { runs } = await readPage(
+    const { runs, content } = await readPage(
       await renderCertificatePdf(
         createSnapshot({ studentName, courtName, caseNumber: 'CR-2026-0042', replaces: 'TS-2026-000099' }),
         createOptions({ schoolName, approval: { state: 'CA', number: 'TEST-0001' } }),
       ),
     );
 
+    // Every text-showing operator of the page was read, so none escapes the size check.
+    expect(runs).toHaveLength(content.split('\n').filter((line) => /\s(?:Tj|TJ|'|")$/.test(line)).length);
     for (const run of runs) expect(run.size, run.text).toBeGreaterThanOrEqual(9);
     const texts = runs.map((run) => run.text);
     expect(texts).toEqual(
