@@ -102,7 +102,9 @@ describe('GET /api/docs in production', () => {
   it('refuses a caller without a session with a JSON 401', async () => {
     const response = await docs();
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Please sign in.', requestId: expect.any(String) as string } });
+    expect(response.json()).toEqual({
+      error: { code: 'UNAUTHENTICATED', message: 'Please sign in.', requestId: expect.any(String) as string },
+    });
   });
 
   it('refuses a signed-in student', async () => {

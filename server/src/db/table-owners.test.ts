@@ -43,7 +43,9 @@ describe('every table has an owner (decision 017)', () => {
       "import { payments } from '../../db/schema.ts';\nexport const table = payments;\n",
     );
     expect(errors).toEqual([
-      expect.stringContaining('payments, paymentIntents, paymentEvents, testProviderIntents, refunds belong to payments'),
+      expect.stringContaining(
+        'payments, paymentIntents, paymentEvents, testProviderIntents, refunds belong to payments',
+      ),
     ]);
   });
 
