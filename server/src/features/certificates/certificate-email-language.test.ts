@@ -70,6 +70,14 @@ describe("the certificate emails' language and parts", () => {
     expect(toStudent?.attachments.map((attachment) => attachment.filename)).toEqual(['Certificate_Of_Completion.pdf']);
   });
 
+  it('tells the student the court has its copy only when one is sent: a court with no clerk address on file gets none, and the student is asked to give it', async () => {
+    const student = await completedStudent(t, {}, { email: null });
+    expect(await processAllDueDeliveries(t.db, t.clock, t.config, mailer)).toBe(1);
+    const [toStudent] = mailTo(student.email);
+    expect(toStudent?.text).not.toContain('A copy has been sent');
+    expect(toStudent?.text).toContain(`Please give a copy to the ${student.court.name} yourself`);
+  });
+
   it('tells a Spanish student in Spanish that their court received the certificate', async () => {
     const student = await completedStudent(t, { language: 'es', firstName: 'Lucía' });
     const clerk = await signedInStaff(t, 'clerk', student.court.id);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { RulesProfile } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -48,7 +48,13 @@ function describeFailure(error: unknown): string {
 function certificateEmail(
   config: Config,
   recipient: 'student' | 'court',
-  certificate: { number: string; snapshot: unknown; routing: CertificateRouting; language: EmailLanguage },
+  certificate: {
+    number: string;
+    snapshot: unknown;
+    routing: CertificateRouting;
+    courtCopyQueued: boolean;
+    language: EmailLanguage;
+  },
   downloadPath: string,
 ): Promise<Email> {
   const snapshot = readCertificateSnapshot(certificate.snapshot);
@@ -62,10 +68,11 @@ function certificateEmail(
     replaces: snapshot.replaces,
   };
   if (recipient === 'court') return certificateToCourtEmail(data, 'en');
-  return certificateToStudentEmail(
-    { ...data, routing: certificate.routing, downloadPath, linkDays: LINK_DAYS },
-    certificate.language,
-  );
+  // The student is told the court has its copy only when the school really sends one (decision
+  // 024): a court with no clerk's address on file gets none, so the student gives it themselves.
+  const routing =
+    certificate.routing === 'student_and_court' && !certificate.courtCopyQueued ? 'student_only' : certificate.routing;
+  return certificateToStudentEmail({ ...data, routing, downloadPath, linkDays: LINK_DAYS }, certificate.language);
 }
 
 /** A delivery still to send whose time had come by `moment`. */
@@ -190,6 +197,14 @@ async function findCertificateToSend(db: Db, certificateId: number) {
       number: certificates.number,
       snapshot: certificates.snapshot,
       routing: certificates.routing,
+      courtCopyQueued: sql<boolean>`${exists(
+        db
+          .select({ id: certificateDeliveries.id })
+          .from(certificateDeliveries)
+          .where(
+            and(eq(certificateDeliveries.certificateId, certificates.id), eq(certificateDeliveries.recipient, 'court')),
+          ),
+      )}`,
       pdf: certificates.pdf,
       supersededAt: certificates.supersededAt,
       language: students.language,
