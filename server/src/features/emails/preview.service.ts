@@ -13,6 +13,16 @@ import {
   type SchoolDetails,
   schoolDetails,
 } from '../../platform/email-templates/email.ts';
+import {
+  type PaymentReceiptData,
+  paymentReceiptEmail,
+  refundReceiptEmail,
+} from '../../platform/email-templates/payment-emails.tsx';
+import {
+  deadlineReminderEmail,
+  type ReminderEmailData,
+  type ReminderKind,
+} from '../../platform/email-templates/reminder-emails.tsx';
 import { staffPasswordLinkEmail } from '../../platform/email-templates/staff-emails.tsx';
 import { notFound } from '../../plugins/errors.ts';
 
@@ -64,6 +74,47 @@ function toStudent(certificate: CertificateEmailData, now: Date) {
   };
 }
 
+/** A card payment as the samples show it. */
+function samplePayment(school: SchoolDetails, now: Date, timeZone: string): PaymentReceiptData {
+  return {
+    school,
+    studentName: 'Lucía Núñez',
+    reference: 12,
+    amountCents: 2995,
+    currency: 'usd',
+    at: now,
+    timeZone,
+    courtName: 'Superior Court of Fresno County',
+    cardLast4: '4242',
+  };
+}
+
+/** A reminder as the samples show it: a week before the date, two chapters and the final left. */
+function sampleReminder(
+  school: SchoolDetails,
+  now: Date,
+  kind: ReminderKind,
+  language: EmailLanguage,
+): ReminderEmailData {
+  // The course's own chapters 3 and 4 (content/course/chapters.json).
+  const titles =
+    language === 'es'
+      ? ['Manejo bajo los efectos de sustancias y con distracciones', 'Compartir el camino y condiciones difíciles']
+      : ['Impaired and Distracted Driving', 'Sharing the Road and Hard Conditions'];
+  return {
+    school,
+    firstName: 'Lucía',
+    kind,
+    date: new Date(now.getTime() + 7 * DAY_MS).toISOString().slice(0, 10),
+    daysLeft: 7,
+    windowEndsTheSameDay: false,
+    chaptersLeft: titles.map((title, index) => ({ number: index + 3, title })),
+    finalLeft: true,
+    minutesLeft: 140,
+    continuePath: '/content/3',
+  };
+}
+
 const BOTH: readonly EmailLanguage[] = ['en', 'es'];
 const ENGLISH_ONLY: readonly EmailLanguage[] = ['en'];
 
@@ -96,6 +147,39 @@ const TEMPLATES: Record<string, PreviewableTemplate> = {
     languages: BOTH,
     render: ({ school }, language) =>
       courtReceiptEmail({ school, firstName: 'Lucía', certificateNumber: 'TS-2026-000123' }, language),
+  },
+  'payment-receipt': {
+    audience: 'student',
+    languages: BOTH,
+    render: ({ school, now, timeZone }, language) =>
+      paymentReceiptEmail(samplePayment(school, now, timeZone), language),
+  },
+  'refund-receipt': {
+    audience: 'student',
+    languages: BOTH,
+    render: ({ school, now, timeZone }, language) =>
+      refundReceiptEmail(
+        {
+          ...samplePayment(school, now, timeZone),
+          reference: 7,
+          amountCents: 1000,
+          paymentReference: 12,
+          courseClosed: false,
+        },
+        language,
+      ),
+  },
+  'deadline-reminder-court': {
+    audience: 'student',
+    languages: BOTH,
+    render: ({ school, now }, language) =>
+      deadlineReminderEmail(sampleReminder(school, now, 'court', language), language),
+  },
+  'deadline-reminder-window': {
+    audience: 'student',
+    languages: BOTH,
+    render: ({ school, now }, language) =>
+      deadlineReminderEmail(sampleReminder(school, now, 'window', language), language),
   },
   'staff-set-password': {
     audience: 'staff',

@@ -31,7 +31,15 @@ describe('the email templates preview (/api/admin/emails)', () => {
       languages: ['en'],
     });
     expect(byName.get('staff-set-password')?.languages).toEqual(['en']);
-    for (const name of ['corrected-certificate-to-student', 'corrected-certificate-to-court', 'court-receipt']) {
+    for (const name of [
+      'corrected-certificate-to-student',
+      'corrected-certificate-to-court',
+      'court-receipt',
+      'payment-receipt',
+      'refund-receipt',
+      'deadline-reminder-court',
+      'deadline-reminder-window',
+    ]) {
       expect(byName.has(name), name).toBe(true);
     }
   });

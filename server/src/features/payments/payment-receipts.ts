@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { courts, payments, refunds, students } from '../../db/schema.ts';
 import type { SchoolDetails } from '../../platform/email-templates/email.ts';
-import { paymentReceiptEmail, refundReceiptEmail } from '../../platform/email-templates/payment-emails.ts';
+import { paymentReceiptEmail, refundReceiptEmail } from '../../platform/email-templates/payment-emails.tsx';
 import { queueEmail } from '../emails/email-outbox.service.ts';
 
 /**
@@ -44,7 +44,7 @@ async function studentOfPayment(tx: Db, paymentId: number) {
 /** Queues the receipt of a card payment just recorded; false when it was queued already. */
 export async function queuePaymentReceipt(tx: Db, settings: ReceiptSettings, paymentId: number): Promise<boolean> {
   const row = await studentOfPayment(tx, paymentId);
-  const email = paymentReceiptEmail(
+  const email = await paymentReceiptEmail(
     {
       school: settings.school,
       studentName: `${row.firstName} ${row.lastName}`,
@@ -76,7 +76,7 @@ export async function queueRefundReceipt(
   const [refund] = await tx.select().from(refunds).where(eq(refunds.id, input.refundId));
   if (!refund) throw new Error(`no refund ${String(input.refundId)} to send a receipt for`);
   const row = await studentOfPayment(tx, refund.paymentId);
-  const email = refundReceiptEmail(
+  const email = await refundReceiptEmail(
     {
       school: settings.school,
       studentName: `${row.firstName} ${row.lastName}`,

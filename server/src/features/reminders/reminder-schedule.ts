@@ -1,4 +1,4 @@
-import type { ReminderKind } from '../../platform/email-templates/reminder-emails.ts';
+import type { ReminderKind } from '../../platform/email-templates/reminder-emails.tsx';
 import { addDays } from '../rules/completion.service.ts';
 
 /**

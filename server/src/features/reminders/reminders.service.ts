@@ -6,7 +6,7 @@ import { OUTER_STUDENT_ID } from '../../db/subquery-columns.ts';
 import { chapters, students } from '../../db/schema.ts';
 import { type Clock, localDate } from '../../platform/clock.ts';
 import { schoolDetails } from '../../platform/email-templates/email.ts';
-import { deadlineReminderEmail } from '../../platform/email-templates/reminder-emails.ts';
+import { deadlineReminderEmail } from '../../platform/email-templates/reminder-emails.tsx';
 import { type PeriodicJob, startPeriodicJob } from '../../platform/periodic-job.ts';
 import { queueEmail } from '../emails/email-outbox.service.ts';
 import { completedChapterIdsColumn } from '../progress/chapter-order.ts';
@@ -122,7 +122,7 @@ async function queueReminder(
   const done = new Set(candidate.completedChapterIds);
   const chaptersLeft = COURSE_CHAPTERS.filter((chapter) => !done.has(chapter));
   const language = candidate.language;
-  const email = deadlineReminderEmail(
+  const email = await deadlineReminderEmail(
     {
       school: schoolDetails(context.config),
       firstName: candidate.firstName,

@@ -6,6 +6,8 @@ import {
   courtReceiptEmail,
 } from './certificate-emails.tsx';
 import type { Email, EmailLanguage } from './email.ts';
+import { paymentReceiptEmail, refundReceiptEmail } from './payment-emails.tsx';
+import { deadlineReminderEmail } from './reminder-emails.tsx';
 import { staffPasswordLinkEmail } from './staff-emails.tsx';
 
 /** Decision 057: every email is HTML with a plain-text part, in the reader's language, in one layout. */
@@ -199,6 +201,107 @@ describe('email templates', () => {
       }
       const newLink = await staffPasswordLinkEmail({ ...data, reason: 'new_link' }, 'en');
       expectInBothParts(newLink, ['has sent you a link to choose a new password', 'username Jane.Clerk']);
+    });
+  });
+
+  describe('the payment and refund receipts (decision 058)', () => {
+    const payment = {
+      school,
+      studentName: 'José Núñez',
+      reference: 12,
+      amountCents: 2995,
+      currency: 'usd',
+      at: new Date('2026-11-20T18:00:00Z'),
+      timeZone: 'America/Los_Angeles',
+      courtName: 'Superior Court of Orange County',
+      cardLast4: '4242',
+    };
+
+    it('carries the amount, the receipt number, the card and the court in both parts, in English and Spanish', async () => {
+      const english = await paymentReceiptEmail(payment, 'en');
+      expect(english.subject).toBe('Your receipt from Safe Roads Traffic School ($29.95)');
+      expectInBothParts(english, [
+        'Hello José Núñez,',
+        'Receipt number: P-12',
+        'Amount paid: $29.95',
+        'Paid by card ending in 4242',
+        'for the Superior Court of Orange County',
+        'November 20, 2026',
+      ]);
+      expect(english.text).toContain('Receipt number: P-12\nDate: November 20, 2026\nAmount paid: $29.95\n');
+      expectTheSchool(english);
+      const spanish = await paymentReceiptEmail(payment, 'es');
+      expect(spanish.subject).toBe('Su recibo de Safe Roads Traffic School ($29.95)');
+      expectInBothParts(spanish, [
+        'Hola, José Núñez:',
+        'Número de recibo: P-12',
+        'termina en 4242',
+        '20 de noviembre de 2026',
+      ]);
+      expectTheSchool(spanish);
+      expectLanguage(spanish, 'es');
+    });
+
+    it('says what a refund returns, on which payment, and when the course closed with it', async () => {
+      const refund = { ...payment, reference: 7, amountCents: 1000, paymentReference: 12, courseClosed: true };
+      const english = await refundReceiptEmail(refund, 'en');
+      expect(english.subject).toBe('Your refund from Safe Roads Traffic School ($10.00)');
+      expectInBothParts(english, [
+        'We have refunded $10.00 of your payment P-12.',
+        'Refund number: R-7',
+        'Returned to the card ending in 4242',
+        'your course is closed',
+      ]);
+      const spanish = await refundReceiptEmail({ ...refund, courseClosed: false }, 'es');
+      expect(spanish.subject).toBe('Su reembolso de Safe Roads Traffic School ($10.00)');
+      expectInBothParts(spanish, ['Le reembolsamos $10.00 de su pago P-12.', 'Número de reembolso: R-7']);
+      expect(spanish.text).not.toContain('queda cerrado');
+      expectLanguage(spanish, 'es');
+    });
+  });
+
+  describe('the deadline reminders (decision 059)', () => {
+    const reminder = {
+      school,
+      firstName: 'José',
+      kind: 'court' as const,
+      date: '2026-12-04',
+      daysLeft: 7,
+      windowEndsTheSameDay: false,
+      chaptersLeft: [{ number: 3, title: 'Impaired and Distracted Driving' }],
+      finalLeft: true,
+      minutesLeft: 140,
+      continuePath: '/content/3',
+    };
+
+    it('says the date, what is left line by line and where to continue, in both parts', async () => {
+      const email = await deadlineReminderEmail(reminder, 'en');
+      expect(email.subject).toBe('Your certificate is due to your court in 7 days');
+      expectInBothParts(email, [
+        'Hello José,',
+        'by December 4, 2026, 7 days from today.',
+        '- Chapter 3: Impaired and Distracted Driving',
+        '- The final exam',
+        '- 2 hours 20 minutes more of study time',
+        `${school.publicUrl}/content/3`,
+      ]);
+      expect(email.text).toMatch(/^Hello José,/);
+      expect(email.text).toContain(
+        'Still to do:\n- Chapter 3: Impaired and Distracted Driving\n- The final exam\n- 2 hours 20 minutes',
+      );
+      expectTheSchool(email);
+    });
+
+    it('writes a Spanish student’s reminder in Spanish', async () => {
+      const email = await deadlineReminderEmail(
+        { ...reminder, kind: 'window', chaptersLeft: [{ number: 3, title: 'Manejo con distracciones' }] },
+        'es',
+      );
+      expect(email.subject).toBe('Le quedan 7 días para terminar su curso de escuela de tránsito');
+      expectInBothParts(email, ['Hola, José:', '- Capítulo 3: Manejo con distracciones', '- El examen final']);
+      expect(email.text).toMatch(/^Hola, José:/);
+      expect(email.text).not.toMatch(/Still to do|Hello/);
+      expectLanguage(email, 'es');
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PaymentReceiptData, paymentReceiptEmail, refundReceiptEmail } from './payment-emails.ts';
+import { type PaymentReceiptData, paymentReceiptEmail, refundReceiptEmail } from './payment-emails.tsx';
 
 /** Decision 058: the receipts of a card payment and of a refund, in English and Spanish. */
 
@@ -24,8 +24,8 @@ const payment: PaymentReceiptData = {
 };
 
 describe('the payment receipt', () => {
-  it('names the amount, the day on the school’s clock, the course and its court, the card and the school', () => {
-    const email = paymentReceiptEmail(payment, 'en');
+  it('names the amount, the day on the school’s clock, the course and its court, the card and the school', async () => {
+    const email = await paymentReceiptEmail(payment, 'en');
     expect(email.subject).toBe('Your receipt from Safe Roads Traffic School ($29.95)');
     for (const fact of [
       'Receipt number: P-12',
@@ -39,24 +39,24 @@ describe('the payment receipt', () => {
     }
   });
 
-  it('speaks Spanish to a Spanish-speaking student', () => {
-    const email = paymentReceiptEmail(payment, 'es');
+  it('speaks Spanish to a Spanish-speaking student', async () => {
+    const email = await paymentReceiptEmail(payment, 'es');
     expect(email.subject).toBe('Su recibo de Safe Roads Traffic School ($29.95)');
     expect(email.text).toContain('Gracias por su pago.');
     expect(email.text).toContain('Fecha: 20 de noviembre de 2026');
     expect(email.text).toContain('Pagado con la tarjeta que termina en 4242');
   });
 
-  it('leaves the card out when the provider did not give its digits', () => {
-    expect(paymentReceiptEmail({ ...payment, cardLast4: null }, 'en').text).not.toContain('ending in');
+  it('leaves the card out when the provider did not give its digits', async () => {
+    expect((await paymentReceiptEmail({ ...payment, cardLast4: null }, 'en')).text).not.toContain('ending in');
   });
 });
 
 describe('the refund receipt', () => {
   const refund = { ...payment, reference: 3, amountCents: 1000, paymentReference: 12, courseClosed: false };
 
-  it('names the refund, the payment it returns money on and the card it goes back to', () => {
-    const email = refundReceiptEmail(refund, 'en');
+  it('names the refund, the payment it returns money on and the card it goes back to', async () => {
+    const email = await refundReceiptEmail(refund, 'en');
     expect(email.subject).toBe('Your refund from Safe Roads Traffic School ($10.00)');
     expect(email.text).toContain('We have refunded $10.00 of your payment P-12.');
     expect(email.text).toContain('Refund number: R-3');
@@ -64,11 +64,11 @@ describe('the refund receipt', () => {
     expect(email.text).not.toContain('your course is closed');
   });
 
-  it('says when a full refund closed the course, in the student’s language', () => {
-    expect(refundReceiptEmail({ ...refund, courseClosed: true }, 'en').text).toContain(
+  it('says when a full refund closed the course, in the student’s language', async () => {
+    expect((await refundReceiptEmail({ ...refund, courseClosed: true }, 'en')).text).toContain(
       'With this refund your course is closed',
     );
-    const spanish = refundReceiptEmail({ ...refund, courseClosed: true }, 'es');
+    const spanish = await refundReceiptEmail({ ...refund, courseClosed: true }, 'es');
     expect(spanish.subject).toBe('Su reembolso de Safe Roads Traffic School ($10.00)');
     expect(spanish.text).toContain('Con este reembolso su curso queda cerrado');
   });
