@@ -224,5 +224,5 @@ export async function previewEmailTemplate(
   const written = template.languages.includes(language) ? language : 'en';
   const sample = { school: schoolDetails(deps.config), now: deps.clock.now(), timeZone: deps.config.schoolTimeZone };
   const email = await template.render(sample, written);
-  return { name, language: written, subject: email.subject, html: email.html ?? '', text: email.text };
+  return { name, language: written, subject: email.subject, html: email.html, text: email.text };
 }

@@ -8,13 +8,13 @@ import type { Config } from '../../config.ts';
  */
 
 /**
- * An email's words: the subject, the plain-text part and the HTML part. Every template in the
- * layout answers `html`; a sender passes both parts to the mailer.
+ * An email's words: the subject, the plain-text part and the HTML part, rendered from one element
+ * in the layout (layout.tsx); a sender passes both parts to the mailer.
  */
 export interface Email {
   subject: string;
   text: string;
-  html?: string;
+  html: string;
 }
 
 /** The languages the course is offered in (spec: the en/es widget). */
@@ -39,15 +39,4 @@ export function schoolDetails(
     supportEmail: config.supportEmail,
     address: config.schoolAddress,
   };
-}
-
-/**
- * The email in `language`, or in English, the school's language of record, for a language whose
- * text is not written yet: for an email still written as plain text, not yet in the layout.
- */
-export function inLanguage(
-  language: EmailLanguage,
-  texts: { en: Email } & Partial<Record<EmailLanguage, Email>>,
-): Email {
-  return texts[language] ?? texts.en;
 }
