@@ -114,6 +114,7 @@ describe('what counts as the database being away', () => {
     expect(isDatabaseUnreachable(wrapped(new Error('timeout exceeded when trying to connect')))).toBe(true);
     expect(isDatabaseUnreachable(wrapped(new Error('Connection terminated due to connection timeout')))).toBe(true);
     expect(isDatabaseUnreachable(wrapped(new Error('Query read timeout')))).toBe(true);
+    expect(isDatabaseUnreachable(wrapped(new Error('timeout expired')))).toBe(true);
     expect(isDatabaseUnreachable(wrapped(serverError('57P01', 'terminating connection')))).toBe(true);
   });
 
@@ -229,9 +230,9 @@ describe('a PostgreSQL that is up', () => {
     expectUnavailable(await answer);
   });
 
-  it('answers 503 when every connection of the pool stays busy past the connection timeout', async () => {
+  it('answers 503 when every connection of the pool stays busy past the wait for a free one', async () => {
     if (!url) return expect(testDatabaseUrl()).toBeUndefined();
-    const small = openPostgres(database.url!, { max: 1, timeouts: { connectMs: 300 } });
+    const small = openPostgres(database.url!, { max: 1, timeouts: { freeConnectionMs: 300 } });
     opened.push(small);
     let release = () => {};
     const held = small.db.transaction(async (tx) => {
@@ -248,6 +249,28 @@ describe('a PostgreSQL that is up', () => {
     }
     // The held connection back, the next call is served.
     expect((await app.inject({ method: 'GET', url: '/api/statement' })).json()).toEqual([{ one: 1 }]);
+  });
+
+  it('serves a call that waited for a busy pool longer than a new connection may take to open: a crowd is not an outage', async () => {
+    if (!url) return expect(testDatabaseUrl()).toBeUndefined();
+    const busy = openPostgres(database.url!, { max: 1, timeouts: { connectMs: 200, freeConnectionMs: 10_000 } });
+    opened.push(busy);
+    let release = () => {};
+    const held = busy.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    const app = await routeRunning(busy, sql`select 1 as one`);
+    opened.push(app);
+    const queuedAt = performance.now();
+    const answer = app.inject({ method: 'GET', url: '/api/statement' });
+    // The call is still waiting for the one connection well after a new one may take to open.
+    await expect.poll(() => performance.now() - queuedAt > 600, { interval: 50 }).toBe(true);
+    release();
+    await held;
+    const served = await answer;
+    expect(served.statusCode, served.body).toBe(200);
+    expect(served.json()).toEqual([{ one: 1 }]);
   });
 
   it('answers 503 when a statement gets no answer within the statement timeout (a dead connection)', async () => {

@@ -25,13 +25,14 @@ export interface Database {
 function ignoreConnectionError(): void {}
 
 /**
- * How long a call waits for a connection (a new one, or a free one of a full pool) and for a
- * statement's answer before it fails, and is answered 503 with Retry-After instead of hanging
- * (db/errors.ts, decision 061). A statement's wait is long enough for the slowest report a staff
- * page asks for; a dead connection (a database host gone without closing its sockets) is also
- * noticed by TCP keepalive.
+ * How long a call waits before it fails, and is answered 503 with Retry-After instead of hanging
+ * (db/errors.ts, decision 061): `connectMs` for a new connection to be opened (a database that is
+ * away fails here), `freeConnectionMs` for a busy pool's free connection (a crowd of students at
+ * once waits here while the database is well: it must not be taken for an outage), `statementMs`
+ * for a statement's answer, long enough for the slowest report a staff page asks for. A dead
+ * connection (a database host gone without closing its sockets) is also noticed by TCP keepalive.
  */
-export const DATABASE_TIMEOUTS = { connectMs: 5_000, statementMs: 30_000 };
+export const DATABASE_TIMEOUTS = { connectMs: 5_000, freeConnectionMs: 30_000, statementMs: 30_000 };
 
 /**
  * `max`: the most connections the pool opens (the server passes DATABASE_POOL_SIZE; node-postgres'
@@ -42,10 +43,19 @@ export function openPostgres(
   options: { max?: number; timeouts?: Partial<typeof DATABASE_TIMEOUTS> } = {},
 ): Database {
   const timeouts = { ...DATABASE_TIMEOUTS, ...options.timeouts };
+  // pg-pool's connectionTimeoutMillis bounds both the wait for a free connection and the opening
+  // of a new one; the connection's own (pg's Client option, through pg-pool's documented custom
+  // Client) gives up opening sooner, so only a database that is away fails fast.
+  class ClientWithConnectTimeout extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
+    }
+  }
   const pool: pg.Pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    connectionTimeoutMillis: timeouts.connectMs,
+    Client: ClientWithConnectTimeout,
+    connectionTimeoutMillis: timeouts.freeConnectionMs,
     query_timeout: timeouts.statementMs,
     keepAlive: true,
     onConnect: (connection) => {

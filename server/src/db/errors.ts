@@ -22,14 +22,15 @@ const CONNECTION_SQLSTATES = /^(08|57P0[1-3]$)/;
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 /**
  * node-postgres' and pg-pool's errors that carry no code: a connection ended or timed out
- * ("Connection terminated unexpectedly", "... due to connection timeout"), a pool that found no
+ * ("Connection terminated unexpectedly", "... due to connection timeout", the connection's own
+ * "timeout expired" while opening, db/client.ts's connectMs), a pool that found no
  * connection in time ("timeout exceeded when trying to connect", its connectionTimeoutMillis), a
  * statement that got no answer on a dead connection ("Query read timeout", its query_timeout), a
  * client left unusable ("... is not queryable"). Only on errors that are not the server's own
  * answer (those have a `routine`), so a statement's message never decides.
  */
 const CONNECTION_MESSAGES =
-  /connection terminated|not queryable|connection error|terminating connection|timeout exceeded when trying to connect|query read timeout/i;
+  /connection terminated|not queryable|connection error|terminating connection|timeout exceeded when trying to connect|^timeout expired$|query read timeout/i;
 
 /**
  * Whether an error says the database could not be reached, rather than that a statement failed:
