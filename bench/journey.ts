@@ -42,12 +42,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 interface Sink {
   url: string;
+  /** The certificate emails (Message-ID `<certificate-...>`), the ones the journey waits for. */
   arrivals: Map<string, number[]>;
+  /** Every other email (the payment receipts of decision 058), counted apart. */
+  otherArrivals: Map<string, number[]>;
   close(): Promise<void>;
 }
 
 async function startSink(): Promise<Sink> {
   const arrivals = new Map<string, number[]>();
+  const otherArrivals = new Map<string, number[]>();
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
@@ -61,9 +65,10 @@ async function startSink(): Promise<Sink> {
       });
       stream.on('end', () => {
         const id = /^Message-ID:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? `unknown-${String(arrivals.size)}`;
-        const seen = arrivals.get(id);
+        const kind = id.startsWith('<certificate-') ? arrivals : otherArrivals;
+        const seen = kind.get(id);
         if (seen) seen.push(performance.now());
-        else arrivals.set(id, [performance.now()]);
+        else kind.set(id, [performance.now()]);
         callback();
       });
     },
@@ -73,6 +78,7 @@ async function startSink(): Promise<Sink> {
   return {
     url: `smtp://127.0.0.1:${String(port)}?ignoreTLS=true`,
     arrivals,
+    otherArrivals,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -480,6 +486,10 @@ async function main(): Promise<void> {
     for (const [message, count] of failures) console.log(`  ${String(count)} x ${message}`);
     console.log(
       `certificate emails: ${String(sink.arrivals.size)} of ${String(expected)} distinct, ${String(duplicates)} sent twice; ${String(beforeLastPass)} before the last pass, the last ${((lastMail - lastPass) / 1000).toFixed(1)} s after it`,
+    );
+    const otherTwice = [...sink.otherArrivals.values()].filter((seen) => seen.length > 1).length;
+    console.log(
+      `other emails (payment receipts): ${String(sink.otherArrivals.size)} distinct, ${String(otherTwice)} sent twice`,
     );
   } finally {
     for (const client of clients.values()) client.close();
