@@ -43,5 +43,7 @@ export function lastNameMatches(registered: SQL, typed: string): SQL {
  */
 export function foldedNameContains(name: SQL, term: string): SQL {
   const escaped = term.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return sql`${foldedName(name)} like '%' || ${foldedName(sql`${escaped}::text`)} || '%'`;
+  const foldedTerm = foldedName(sql`${escaped}::text`);
+  // A term of only spaces, hyphens or apostrophes folds to nothing, which would match every name.
+  return sql`(${foldedTerm} <> '' and ${foldedName(name)} like '%' || ${foldedTerm} || '%')`;
 }

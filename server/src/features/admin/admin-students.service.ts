@@ -7,6 +7,7 @@ import {
   type AdminStudentSort,
 } from '@ts/contract';
 import type { Db } from '../../db/client.ts';
+import { foldedNameContains } from '../../db/last-names.ts';
 import type { Language } from '../../plugins/language.ts';
 import { courts, staff, students } from '../../db/schema.ts';
 import { AppError, notFound } from '../../plugins/errors.ts';
@@ -32,16 +33,15 @@ const escapeLike = (term: string) => term.replace(/[\\%_]/g, (character) => `\\$
 /** Licence numbers are stored upper-cased without spaces or dashes (RegistrationSchema.dl_number), so searched so too. */
 const normaliseLicenceNumber = (term: string) => term.toUpperCase().replace(/[\s-]/g, '');
 
-/** What a search term matches: part of a first or last name, "first last", the email or the licence number. */
+/** What a search term matches: part of "first last" (so of either name), the email or the licence number. */
 function matchesSearchTerm(searchTerm: string): SQL | undefined {
   const term = searchTerm.trim().replace(/\s+/g, ' ');
   if (term === '') return undefined;
   const pattern = `%${escapeLike(term)}%`;
   const licence = normaliseLicenceNumber(term);
   return or(
-    ilike(students.firstName, pattern),
-    ilike(students.lastName, pattern),
-    ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern),
+    // Names are compared folded (decision 064): "hernandez" finds "Hernández", "garcia lopez" "García-López".
+    foldedNameContains(sql`${students.firstName} || ' ' || ${students.lastName}`, term),
     ilike(students.email, pattern),
     // A term of only spaces and dashes would match every licence number.
     licence === '' ? undefined : like(students.dlNumber, `%${escapeLike(licence)}%`),

@@ -121,6 +121,14 @@ describe('admin students: GET /api/admin/students and the detail', () => {
       expect(await listIds({ searchTerm: 'Pettigrew Oswin' })).not.toContain(id);
     });
 
+    it('finds a name whatever its accents, case, hyphens or apostrophes (decision 064)', async () => {
+      const { id } = await studentInOwnCourt({ firstName: 'María', lastName: "Hernández-O'Neill" });
+      for (const searchTerm of ['hernandez', 'HERNÁNDEZ', 'oneill', 'Hernandez ONeill', 'maria hernandez']) {
+        expect(await listIds({ searchTerm }), searchTerm).toContain(id);
+      }
+      expect(await listIds({ searchTerm: 'hernandes' })).not.toContain(id);
+    });
+
     it('takes % and _ in the term literally, not as wildcards', async () => {
       const literal = await studentInOwnCourt({ lastName: 'Per%cent_Under', email: 'literal.like@example.com' });
       const other = await studentInOwnCourt({ lastName: 'PerXcentYUnder', email: 'other.like@example.com' });

@@ -90,6 +90,33 @@ describe('auth', () => {
       }
     });
 
+    it('matches the last name without its accents, hyphens or spaces, or by any one of its surnames (decision 064)', async () => {
+      const student = await createStudent(t.db, { lastName: 'Hernández García' });
+      for (const typed of [
+        'Hernandez Garcia',
+        'hernández garcía',
+        'Hernández',
+        'Hernandez',
+        'garcia',
+        'Hernández-García',
+        'HernandezGarcia',
+      ]) {
+        const response = await studentLogin(typed, student.dlNumber);
+        expect(response.statusCode, typed).toBe(200);
+        expect(response.json().user.id).toBe(student.id);
+      }
+    });
+
+    it('refuses part of a surname, and any last name with another licence number (decision 064)', async () => {
+      const student = await createStudent(t.db, { lastName: 'Hernández García' });
+      for (const typed of ['Hernan', 'Garc']) {
+        const response = await studentLogin(typed, student.dlNumber);
+        expect(response.statusCode, typed).toBe(401);
+        expect(response.json()).toEqual(INVALID_LOGIN);
+      }
+      expect((await studentLogin('Hernandez', 'Z9999997')).json()).toEqual(INVALID_LOGIN);
+    });
+
     it('matches the licence number typed in lower case, with spaces or dashes', async () => {
       const student = await createStudent(t.db, { dlNumber: 'B7654321' });
       for (const typed of ['b7654321', 'B765-4321', ' B 765 4321 ']) {
@@ -394,6 +421,14 @@ describe('auth', () => {
       expect(sixth.cookies).toEqual([]);
       // The first failure leaves the 15-minute window in 15 minutes (the test clock stands still).
       expect(sixth.headers['retry-after']).toBe('900');
+    });
+
+    it('still counts a wrong last name as a failed guess when the right one has accents (decision 064)', async () => {
+      const student = await createStudent(t.db, { lastName: 'Núñez Peña' });
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await studentLogin('Nune', student.dlNumber)).statusCode, `attempt ${String(attempt)}`).toBe(401);
+      }
+      expect((await studentLogin('Nunez', student.dlNumber)).statusCode).toBe(429);
     });
 
     it('counts a licence number typed with other spacing or case as the same licence number', async () => {

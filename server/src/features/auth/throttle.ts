@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { selectRawRows } from '../../db/raw-rows.ts';
+import { lastNameMatches } from '../../db/last-names.ts';
 import { failedGuesses, students } from '../../db/schema.ts';
 import { timestampOrNull } from '../../db/subquery-columns.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -218,7 +219,8 @@ interface StudentGuessRow extends Record<string, unknown> {
 }
 
 /**
- * A student's sign-in guess (last name and licence number, as the registration stores it), as
+ * A student's sign-in guess (the licence number as the registration stores it, the last name as
+ * decision 064 compares it: any registered surname, whatever its accents and case), as
  * withGuessThrottle runs a guess but in one statement (decision 032: a thousand students may sign
  * in within a minute, and a transaction held a pool connection across its round trips): the
  * active enrolment, the guess started on the licence's row (startGuess: 429 past a limit), with
@@ -242,7 +244,7 @@ export async function guessStudentSignIn(
     db,
     sql`with student as (
         select s.id, s.first_name, s.last_name, s.payment_at, s.completed_at from ${students} s
-        where s.dl_number = ${typed.dlNumber} and s.archived_at is null and lower(s.last_name) = lower(${typed.lastName})
+        where s.dl_number = ${typed.dlNumber} and s.archived_at is null and ${lastNameMatches(sql`s.last_name`, typed.lastName)}
         limit 1
       ), started as (
         ${startGuess(guess, sql`case when exists (select 1 from student) then '{}'::timestamptz[] else ${failedNow} end`)}

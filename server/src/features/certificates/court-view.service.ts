@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, ilike, isNull, lte, or, type SQL, sql } from
 import { COURT_COMPLETIONS_PAGE_SIZE, type CourtCompletion } from '@ts/contract';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { foldedNameContains } from '../../db/last-names.ts';
 import { certificateDeliveries, certificates, students } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { courtReceiptEmail } from '../../platform/email-templates/certificate-emails.tsx';
@@ -68,7 +69,8 @@ export async function listCourtCompletions(
     const pattern = likePattern(query.search);
     conditions.push(
       or(
-        ilike(sql`${students.firstName} || ' ' || ${students.lastName}`, pattern),
+        // Names are compared folded (decision 064): "hernandez" finds "Hernández".
+        foldedNameContains(sql`${students.firstName} || ' ' || ${students.lastName}`, query.search),
         ilike(students.dlNumber, pattern),
         ilike(students.caseNumber, pattern),
         ilike(certificates.number, pattern),

@@ -58,6 +58,18 @@ describe('the court view', () => {
       expect(await find(`search=${encodeURIComponent(search)}`), search).toEqual([student.certificate.number]);
     }
     expect(await find('search=nobody-at-all')).toEqual([]);
+    // Decision 064: a clerk types a name without its accents.
+    const accented = await completedStudent(t, { firstName: 'José', lastName: 'Hernández Peña' });
+    const clerkOfAccented = await signedInStaff(t, 'clerk', accented.court.id);
+    for (const search of ['hernandez', 'jose hernandez', 'PENA']) {
+      const rows = (
+        await clerkOfAccented.get(`/api/court/completions?search=${encodeURIComponent(search)}`)
+      ).json<Page>().rows;
+      expect(
+        rows.map((row) => row.certificate_number),
+        search,
+      ).toEqual([accented.certificate.number]);
+    }
     const day = student.certificate.completionDate;
     expect(await find(`from=${day}&to=${day}`)).toEqual([student.certificate.number]);
     expect(await find('to=2000-01-01')).toEqual([]);

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { lastNameMatches } from '../../db/last-names.ts';
 import { payments, refunds, staff, students } from '../../db/schema.ts';
 
 /**
@@ -29,7 +30,7 @@ export async function wasClosedByRefund(db: Db, typed: { dlNumber: string; lastN
   const [latest] = await db
     .select({ archivedAt: students.archivedAt, archiveReason: students.archiveReason })
     .from(students)
-    .where(and(eq(students.dlNumber, typed.dlNumber), sql`lower(${students.lastName}) = lower(${typed.lastName})`))
+    .where(and(eq(students.dlNumber, typed.dlNumber), lastNameMatches(sql`${students.lastName}`, typed.lastName)))
     .orderBy(desc(students.id))
     .limit(1);
   return latest?.archivedAt != null && latest.archiveReason === REFUNDED_ARCHIVE_REASON;
