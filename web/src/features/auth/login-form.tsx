@@ -29,6 +29,7 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
   fields,
   onSubmit,
   footer,
+  invalidHint,
 }: {
   title: string;
   intro: string;
@@ -36,15 +37,19 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
   fields: LoginField<z.input<Schema>>[];
   onSubmit: (values: z.output<Schema>) => Promise<void>;
   footer: ReactNode;
+  /** What the page adds under spec 8's words when the details were refused (decision 064). */
+  invalidHint?: string;
 }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState(false);
   const blank = Object.fromEntries(fields.map((field) => [field.name, ''])) as DefaultValues<z.input<Schema>>;
   const form = useSchemaForm(schema, blank);
   const errorOf = useFieldErrors(form);
 
   async function submit(values: z.output<Schema>) {
     setError(null);
+    setRefused(false);
     try {
       await onSubmit(values);
     } catch (caught) {
@@ -55,7 +60,10 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
       else if (caught instanceof ApiError && caught.status >= 500) setError(unexpectedErrorText(caught, t));
       // A course closed by a full refund is said as such (decision 058), not as wrong details.
       else if (caught instanceof ApiError && caught.code === 'COURSE_REFUNDED') setError(errorText(caught, t));
-      else setError(t('login.invalid'));
+      else {
+        setError(t('login.invalid'));
+        setRefused(true);
+      }
     }
   }
 
@@ -78,7 +86,12 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
             {...form.register(field.name)}
           />
         ))}
-        {error && <Alert>{error}</Alert>}
+        {error && (
+          <Alert>
+            {error}
+            {refused && invalidHint && <span className="mt-1 block">{invalidHint}</span>}
+          </Alert>
+        )}
         <Button type="submit" disabled={form.formState.isSubmitting} className="w-full">
           {form.formState.isSubmitting ? t('common.loading') : t('login.submit')}
         </Button>

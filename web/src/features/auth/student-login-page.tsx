@@ -29,6 +29,7 @@ export function StudentLoginPage() {
         { name: 'dl_number', label: t('fields.dl_number'), autoComplete: 'off' },
       ]}
       onSubmit={signIn}
+      invalidHint={t('login.studentInvalidHint')}
       footer={
         <div className="space-y-2">
           <p>
