@@ -25,7 +25,7 @@ test('after the final, the certificate is listed, emailed, downloadable, verifia
   await expect(page.getByRole('link', { name: 'Download Certificate' })).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Certificates' }).click();
-  await expect(page.getByRole('heading', { name: 'Past Certificates' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your certificate', exact: true })).toBeVisible();
   // The school's calendar day (SCHOOL_TIME_ZONE, America/Los_Angeles by default), whatever the machine's.
   const today = new Date().toLocaleDateString('en-US', { timeZone: 'America/Los_Angeles' });
   await expect(page.getByText(today, { exact: true })).toBeVisible();
@@ -54,7 +54,7 @@ test('after the final, the certificate is listed, emailed, downloadable, verifia
   const returning = await returningContext.newPage();
   await signInAsStudent(returning, student);
   await expect(returning).toHaveURL(/\/certificate$/);
-  await expect(returning.getByRole('heading', { name: 'Past Certificates' })).toBeVisible();
+  await expect(returning.getByRole('heading', { name: 'Your certificate', exact: true })).toBeVisible();
   await returningContext.close();
 
   // The public verification page says it is genuine and shows no licence number.

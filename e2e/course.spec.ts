@@ -83,6 +83,7 @@ test('a new student goes from Begin Course to a passed final exam', async ({ pag
   await expect(page.getByRole('heading', { name: 'Congratulations, you passed!' })).toBeVisible();
   await expect(page.getByText('Your score: 18 out of 20')).toBeVisible();
   await expect(page.getByText(/emailed to you and to your court clerk/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'View your certificate' })).toHaveAttribute('href', '/certificate');
   await page.getByRole('link', { name: 'Return to home page' }).click();
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Certificates' }),

@@ -110,6 +110,9 @@ test('a student asks for a last-name correction, an admin approves it, the stude
   await page.reload();
   await expect(page.getByText(`Corrected certificate: replaces ${original}`)).toBeVisible();
   await expect(page.getByText(/Your correction was approved/)).toBeVisible();
+  // The corrected certificate comes first; the replaced one, under Past Certificates, names it.
+  await expect(page.getByRole('heading', { name: 'Past Certificates' })).toBeVisible();
+  await expect(page.getByText(/^Replaced by TS-\d{4}-\d{6,} on \d{1,2}\/\d{1,2}\/\d{4}$/)).toBeVisible();
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download Certificate' }).first().click();
   const pdf = Buffer.concat(await (await (await downloading).createReadStream()).toArray());

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n.ts';
 import { type Certificate, registrationApi } from '@ts/contract';
 import { Alert } from '../../components/alert.tsx';
-import { Button } from '../../components/button.tsx';
+import { Button, buttonClass } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { callApi } from '../../lib/api.ts';
 import { useStoredUser } from '../../lib/session.ts';
@@ -15,6 +15,7 @@ import { usePublicConfig } from '../../lib/queries.ts';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { CorrectionRequest } from './correction-request.tsx';
 import { certificateQueries } from './certificate-queries.ts';
+import { splitCertificates } from './current-certificate.ts';
 
 /**
  * Decision 025: where a certificate is, step by step, with the school's dates and times; a step that
@@ -56,7 +57,11 @@ function Timeline({ certificate }: { certificate: Certificate }) {
   );
 }
 
-/** Spec 2 /certificate: Past Certificates, each downloadable, and Retake Course once complete. */
+/**
+ * Spec 2 /certificate: the current certificate first with its Download Certificate button, the
+ * replaced ones under Past Certificates, each downloadable, and Retake Course once complete, as a
+ * secondary action behind its confirmation (spec 2's words).
+ */
 export function CertificatesPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -68,6 +73,13 @@ export function CertificatesPage() {
   const [retaking, setRetaking] = useState(false);
   const [retakeError, setRetakeError] = useState(false);
   const finalComplete = isFinalComplete(completed.data, user);
+  const { current, past } = splitCertificates(certificates.data ?? []);
+  /** A replaced certificate names the one that replaced it, where the list holds it. */
+  const replacedText = (certificate: Certificate) => {
+    const date = formatShortDate(certificate.superseded_at ?? certificate.generated_at);
+    const by = certificates.data?.find((other) => other.replaces === certificate.number);
+    return by ? t('certificates.replacedBy', { number: by.number, date }) : t('certificates.superseded', { date });
+  };
 
   async function retake() {
     setRetaking(true);
@@ -87,42 +99,56 @@ export function CertificatesPage() {
     <div className="space-y-6">
       <PageHeading className="text-2xl font-bold text-slate-900">{t('certificates.title')}</PageHeading>
       {certificates.isError && <Alert>{t('certificates.fetchError')}</Alert>}
-      <section aria-labelledby="past-certificates" className="rounded-lg bg-white p-4 shadow sm:p-6">
-        <h2 id="past-certificates" className="text-xl font-semibold">
-          {t('certificates.past')}
-        </h2>
-        {certificates.isLoading && <p className="mt-3">{t('common.loading')}</p>}
-        {certificates.data?.length === 0 && <p className="mt-3 text-slate-700">{t('certificates.none')}</p>}
-        <ul className="mt-3 divide-y divide-slate-200">
-          {certificates.data?.map((certificate) => (
-            <li key={certificate.id} className="flex flex-col gap-2 py-4 sm:flex-row sm:items-start sm:justify-between">
-              <div>
-                <p className="font-semibold text-slate-900">{formatShortDate(certificate.generated_at)}</p>
-                <p className="text-sm text-slate-700">{t('certificates.number', { number: certificate.number })}</p>
-                {certificate.replaces && (
-                  <p className="text-sm text-slate-700">
-                    {t('certificates.replaces', { number: certificate.replaces })}
-                  </p>
-                )}
-                {certificate.superseded_at ? (
-                  <p className="text-sm text-slate-700">
-                    {t('certificates.superseded', { date: formatShortDate(certificate.superseded_at) })}
-                  </p>
-                ) : (
-                  <Timeline certificate={certificate} />
-                )}
-              </div>
-              <a href={certificate.file_url} className="font-semibold text-blue-800 underline" download>
-                {t('certificates.download')}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {certificates.isLoading && <p>{t('common.loading')}</p>}
+      {current && (
+        <section aria-labelledby="current-certificate" className="rounded-lg bg-white p-4 shadow sm:p-6">
+          <h2 id="current-certificate" className="text-xl font-semibold">
+            {t('certificates.current')}
+          </h2>
+          <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+            <div>
+              <p className="font-semibold text-slate-900">{formatShortDate(current.generated_at)}</p>
+              <p className="text-sm text-slate-700">{t('certificates.number', { number: current.number })}</p>
+              {current.replaces && (
+                <p className="text-sm text-slate-700">{t('certificates.replaces', { number: current.replaces })}</p>
+              )}
+              <Timeline certificate={current} />
+            </div>
+            <a href={current.file_url} className={buttonClass()} download>
+              {t('certificates.download')}
+            </a>
+          </div>
+        </section>
+      )}
+      {(past.length > 0 || certificates.data?.length === 0) && (
+        <section aria-labelledby="past-certificates" className="rounded-lg bg-white p-4 shadow sm:p-6">
+          <h2 id="past-certificates" className="text-xl font-semibold">
+            {t('certificates.past')}
+          </h2>
+          {certificates.data?.length === 0 && <p className="mt-3 text-slate-700">{t('certificates.none')}</p>}
+          <ul className="mt-3 divide-y divide-slate-200">
+            {past.map((certificate) => (
+              <li
+                key={certificate.id}
+                className="flex flex-col gap-2 py-4 sm:flex-row sm:items-start sm:justify-between"
+              >
+                <div>
+                  <p className="font-semibold text-slate-900">{formatShortDate(certificate.generated_at)}</p>
+                  <p className="text-sm text-slate-700">{t('certificates.number', { number: certificate.number })}</p>
+                  <p className="text-sm text-slate-700">{replacedText(certificate)}</p>
+                </div>
+                <a href={certificate.file_url} className="font-semibold text-blue-800 underline" download>
+                  {t('certificates.download')}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {(certificates.data?.length ?? 0) > 0 && <CorrectionRequest studentId={studentId} />}
       {finalComplete && (
         <div>
-          <Button variant="danger" onClick={() => setConfirming(true)}>
+          <Button variant="secondary" onClick={() => setConfirming(true)}>
             {t('certificates.retake')}
           </Button>
         </div>

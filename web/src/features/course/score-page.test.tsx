@@ -81,6 +81,16 @@ describe('the score page after a passed final exam', () => {
     expect(text).not.toContain('court clerk');
   });
 
+  it('offers View your certificate first, the certificate page, and Return to home page beside it', async () => {
+    answerScorePage('student_and_court');
+    await renderFinalPassed();
+    const links = [...document.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual([
+      ['View your certificate', '/certificate'],
+      ['Return to home page', '/'],
+    ]);
+  });
+
   it('keeps the spec’s words when the rules cannot be read', async () => {
     answerScorePage('unreadable');
     expect(await renderFinalPassed()).toContain('emailed to you and to your court clerk');

@@ -48,8 +48,13 @@ export function ScorePage() {
             {t('score.continue')}
           </Link>
         )}
+        {result.isFinal && passed && (
+          <Link to="/certificate" className={buttonClass()}>
+            {t('score.viewCertificate')}
+          </Link>
+        )}
         {result.isFinal && (
-          <Link to="/" className={buttonClass(passed ? 'primary' : 'secondary')}>
+          <Link to="/" className={buttonClass('secondary')}>
             {t('score.home')}
           </Link>
         )}
