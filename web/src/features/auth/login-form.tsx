@@ -89,7 +89,13 @@ export function LoginForm<Schema extends z.ZodType<FieldValues, FieldValues>>({
         {error && (
           <Alert>
             {error}
-            {refused && invalidHint && <span className="mt-1 block">{invalidHint}</span>}
+            {/* A space, so the two sentences stay apart in the text a reader or a test takes. */}
+            {refused && invalidHint && (
+              <>
+                {' '}
+                <span className="mt-1 block">{invalidHint}</span>
+              </>
+            )}
           </Alert>
         )}
         <Button type="submit" disabled={form.formState.isSubmitting} className="w-full">

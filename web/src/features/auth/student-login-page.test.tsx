@@ -37,7 +37,7 @@ describe('the student sign-in page', () => {
     const alert = await signInWith(refused);
     expect(alert.firstChild?.textContent).toBe('Invalid username or password');
     expect(alert.textContent).toBe(
-      'Invalid username or password' +
+      'Invalid username or password ' +
         "Students sign in with the last name and driver's license number they registered with.",
     );
   });
@@ -46,7 +46,7 @@ describe('the student sign-in page', () => {
     await i18n.changeLanguage('es');
     const alert = await signInWith(refused, { lastName: 'Apellido', licence: 'Número de licencia de conducir' });
     expect(alert.textContent).toBe(
-      'Usuario o contraseña no válidos' +
+      'Usuario o contraseña no válidos ' +
         'Los estudiantes inician sesión con el apellido y el número de licencia de conducir con los que se inscribieron.',
     );
   });
