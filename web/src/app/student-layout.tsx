@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../lib/i18n.ts';
-import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon } from '../components/icons.tsx';
+import { AwardIcon, CheckCircleIcon, CircleIcon, FlagIcon, HomeIcon, LockIcon } from '../components/icons.tsx';
+import { chapterLockedBy } from '../features/progress/chapter-open.ts';
 import { certificateQueries } from '../features/certificates/certificate-queries.ts';
 import { isFinalComplete } from '../features/progress/final-complete.ts';
 import { useCompletedChapters } from '../features/progress/progress-queries.ts';
@@ -32,9 +33,12 @@ export function StudentLayout() {
     ...[1, 2, 3, 4].map((chapter) => ({
       to: `/content/${String(chapter)}`,
       label: t('nav.chapter', { number: chapter }),
-      // Spec 2: a chapter's icon changes when the chapter is complete.
-      icon: completed.has(chapter) ? <CheckCircleIcon /> : <CircleIcon />,
-      ...(completed.has(chapter) ? { note: t('nav.complete') } : {}),
+      // Spec 2: a chapter's icon changes when the chapter is complete; one not open yet shows a lock.
+      ...(completed.has(chapter)
+        ? { icon: <CheckCircleIcon />, note: t('nav.complete') }
+        : chapterLockedBy(completedChapters, chapter) !== null
+          ? { icon: <LockIcon />, note: t('nav.locked') }
+          : { icon: <CircleIcon /> }),
     })),
     { to: '/final', label: t('nav.finalExam'), icon: <FlagIcon /> },
     // Spec 2: Certificates once a certificate exists or the final exam is complete.

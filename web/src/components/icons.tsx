@@ -42,3 +42,12 @@ export function AwardIcon() {
     </svg>
   );
 }
+
+export function LockIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={base} fill="none" stroke="currentColor" strokeWidth="2">
+      <rect x="5" y="11" width="14" height="9" rx="1.5" />
+      <path d="M8 11V8a4 4 0 0 1 8 0v3" strokeLinecap="round" />
+    </svg>
+  );
+}

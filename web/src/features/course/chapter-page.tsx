@@ -1,4 +1,4 @@
-import { Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Alert } from '../../components/alert.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
@@ -6,8 +6,10 @@ import { Stepper } from '../../components/stepper.tsx';
 import { buildChapterSteps } from './chapter-steps.ts';
 import { useChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
 import { useCompletedChapters } from '../progress/progress-queries.ts';
+import { chapterLockedBy } from '../progress/chapter-open.ts';
 import { ChapterSeatTimeNotice } from './seat-time.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { LockIcon } from '../../components/icons.tsx';
 
 /** Spec 2 /content/{chapterId}: the chapter's stepper and 'Choose a module to begin!'. */
 export function ChapterPage() {
@@ -28,6 +30,8 @@ function Chapter({ chapterId }: { chapterId: number }) {
   const studentId = useStudentId();
   const chapter = chapters.data?.find((c) => c.id === chapterId);
   const quizLabel = t('course.quizStep', { number: chapterId });
+  // A chapter not open yet (spec 4) says which quiz opens it, and no step of it is "up next".
+  const lockedBy = chapterLockedBy(completed.data, chapterId);
   // Four chapters and the final exam: each is a fifth of the course.
   const progress = ((completed.data?.length ?? 0) / 5) * 100;
 
@@ -48,12 +52,15 @@ function Chapter({ chapterId }: { chapterId: number }) {
       {modules.isLoading && (
         <div className="h-40 animate-pulse rounded-lg bg-slate-200" aria-label={t('common.loading')} />
       )}
+      {lockedBy !== null && <ChapterLockedNotice chapter={lockedBy} />}
       {modules.data && (
         <>
-          <p className="text-lg font-semibold text-slate-900">{t('course.chooseModule')}</p>
+          {lockedBy === null && <p className="text-lg font-semibold text-slate-900">{t('course.chooseModule')}</p>}
           <Stepper
             label={t('course.stepsLabel', { number: chapterId })}
-            steps={buildChapterSteps(chapterId, modules.data, quizStatus.data, quizLabel)}
+            steps={buildChapterSteps(chapterId, modules.data, quizStatus.data, quizLabel).map((step) =>
+              lockedBy !== null && step.state === 'current' ? { ...step, state: 'upcoming' as const } : step,
+            )}
             stateLabels={{
               complete: t('course.step.complete'),
               current: t('course.step.current'),
@@ -62,6 +69,22 @@ function Chapter({ chapterId }: { chapterId: number }) {
           />
         </>
       )}
+    </div>
+  );
+}
+
+/** What keeps a chapter closed, with the way to the quiz that opens it (the server's CHAPTER_LOCKED). */
+export function ChapterLockedNotice({ chapter }: { chapter: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950" role="note">
+      <p className="flex items-center gap-2 font-semibold">
+        <LockIcon />
+        {t('course.lockedBy', { number: chapter })}
+      </p>
+      <Link to={`/quiz/${String(chapter)}`} className="mt-2 inline-block font-semibold text-blue-800 underline">
+        {t('course.lockedByLink', { number: chapter })}
+      </Link>
     </div>
   );
 }

@@ -15,6 +15,8 @@ import { ReadAloud } from './read-aloud.tsx';
 import { ModuleSeatTimeNotice, seatTimeRefusal, useSeatTimeHeartbeat } from './seat-time.tsx';
 import { identityHoldText, useIdentityHold } from './identity-check.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { ChapterLockedNotice } from './chapter-page.tsx';
 
 /** Spec 2 /content/{chapterId}/{moduleId}: title, topic sections, the optional video, Mark Complete. */
 export function ModulePage() {
@@ -38,6 +40,8 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
   // The topics' text, which Read aloud reads.
   const readingRef = useRef<HTMLDivElement>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  // The quiz the server says keeps this chapter closed (CHAPTER_LOCKED): saying so, never "try again".
+  const [lockedBy, setLockedBy] = useState<number | null>(null);
   // Identity checks (decision 012): a refusal for one opens the question (or the lock message).
   const identityHold = useIdentityHold();
   const complete = markedHere || module.data?.complete === true;
@@ -47,11 +51,17 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
     // Spec 4: marked at once on screen, then saved.
     setMarkedHere(true);
     setSaveError(null);
+    setLockedBy(null);
     try {
       await callApi(progressApi.completeModule, { body: { studentId, moduleId } });
       await refresh();
     } catch (error) {
       setMarkedHere(false);
+      const missing = lockingChapter(error);
+      if (missing !== null) {
+        setLockedBy(missing);
+        return;
+      }
       if (identityHold(error)) {
         setSaveError(identityHoldText(error, t));
         return;
@@ -104,6 +114,7 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
         ))}
       </div>
       {video.data && <InteractiveVideo video={video.data} />}
+      {lockedBy !== null && <ChapterLockedNotice chapter={lockedBy} />}
       {saveError && <Alert>{saveError}</Alert>}
       {seatTime.moduleTimeRequired && !complete && (
         <p id="mark-complete-wait" className="text-right text-sm text-slate-700">
@@ -133,4 +144,11 @@ function ModuleView({ chapterId, moduleId }: { chapterId: number; moduleId: numb
       </div>
     </article>
   );
+}
+
+/** The first chapter whose quiz a CHAPTER_LOCKED refusal names, or null for any other error. */
+function lockingChapter(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== 'CHAPTER_LOCKED') return null;
+  const missing = error.details.missingChapters;
+  return Array.isArray(missing) && typeof missing[0] === 'number' ? missing[0] : null;
 }
