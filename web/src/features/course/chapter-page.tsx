@@ -3,7 +3,7 @@ import { useTranslation } from '../../lib/i18n.ts';
 import { Alert } from '../../components/alert.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
 import { Stepper } from '../../components/stepper.tsx';
-import { buildChapterSteps } from './chapter-steps.ts';
+import { buildChapterSteps, courseProgressPercent } from './chapter-steps.ts';
 import { useChapters, useModules, useQuizStatus, useStudentId } from './course-queries.ts';
 import { useCompletedChapters } from '../progress/progress-queries.ts';
 import { chapterLockedBy } from '../progress/chapter-open.ts';
@@ -32,8 +32,14 @@ function Chapter({ chapterId }: { chapterId: number }) {
   const quizLabel = t('course.quizStep', { number: chapterId });
   // A chapter not open yet (spec 4) says which quiz opens it, and no step of it is "up next".
   const lockedBy = chapterLockedBy(completed.data, chapterId);
-  // Four chapters and the final exam: each is a fifth of the course.
-  const progress = ((completed.data?.length ?? 0) / 5) * 100;
+  const steps = modules.data
+    ? buildChapterSteps(chapterId, modules.data, quizStatus.data, quizLabel).map((step) =>
+        lockedBy !== null && step.state === 'current' ? { ...step, state: 'upcoming' as const } : step,
+      )
+    : undefined;
+  const currentStep = steps?.find((step) => step.state === 'current');
+  // Four chapters and the final exam, each a fifth of the course; this chapter's steps count as done.
+  const progress = courseProgressPercent(completed.data ?? [], chapterId, steps);
 
   return (
     <div className="space-y-6">
@@ -55,12 +61,17 @@ function Chapter({ chapterId }: { chapterId: number }) {
       {lockedBy !== null && <ChapterLockedNotice chapter={lockedBy} />}
       {modules.data && (
         <>
-          {lockedBy === null && <p className="text-lg font-semibold text-slate-900">{t('course.chooseModule')}</p>}
+          {lockedBy === null && (
+            <p className="text-lg font-semibold text-slate-900">
+              {/* Spec 2's invitation while nothing of the chapter is done; then the step that is next. */}
+              {currentStep && steps?.some((step) => step.state === 'complete')
+                ? t('continue.next', { step: currentStep.label })
+                : t('course.chooseModule')}
+            </p>
+          )}
           <Stepper
             label={t('course.stepsLabel', { number: chapterId })}
-            steps={buildChapterSteps(chapterId, modules.data, quizStatus.data, quizLabel).map((step) =>
-              lockedBy !== null && step.state === 'current' ? { ...step, state: 'upcoming' as const } : step,
-            )}
+            steps={steps ?? []}
             stateLabels={{
               complete: t('course.step.complete'),
               current: t('course.step.current'),

@@ -44,3 +44,19 @@ export function nextStepHref(chapterId: number, modules: Module[], moduleId: num
 export function nextChapterHref(chapterId: number): string {
   return chapterId >= 4 ? '/final' : `/content/${String(chapterId + 1)}`;
 }
+
+/**
+ * How much of the course is done, in percent: five parts (chapters 1-4 and the final exam), the
+ * chapter on screen counted by its steps done (its modules, then its quiz), so four modules of five
+ * steps show as progress before the quiz is passed (decision 067).
+ */
+export function courseProgressPercent(
+  completedChapters: readonly number[],
+  chapterId: number,
+  steps: readonly Step[] | undefined,
+): number {
+  const partsDone = completedChapters.filter((chapter) => chapter === 6 || (chapter >= 1 && chapter <= 4)).length;
+  const stepsDone = steps?.filter((step) => step.state === 'complete').length ?? 0;
+  const inChapter = completedChapters.includes(chapterId) || !steps?.length ? 0 : stepsDone / steps.length;
+  return ((partsDone + inChapter) / 5) * 100;
+}

@@ -6,6 +6,7 @@ import { DeadlineNotice, useStudentRules } from '../rules/rules-messages.tsx';
 import { certificateLine, RulesSummaryList } from '../rules/rules-summary.tsx';
 import { PageHeading } from '../../components/page-heading.tsx';
 import { ReminderSwitch } from './reminder-switch.tsx';
+import { ContinueCard } from './continue-card.tsx';
 
 /** Spec 1 and 2: welcome, how it works, and Begin Course. */
 export function HomePage() {
@@ -27,6 +28,8 @@ export function HomePage() {
       <PageHeading className="text-3xl font-bold text-slate-900">
         {t('home.welcome', { name: user?.name ?? '' })}
       </PageHeading>
+      {/* Decision 067: where a student who has started left off, first. */}
+      {user?.type === 'student' && <ContinueCard />}
       {/* Decision 012: the deadline nears (or the window has ended); nothing without a deadline. */}
       <DeadlineNotice studentId={user?.type === 'student' && !user.completed_at ? user.id : null} />
       <section aria-labelledby="how-it-works" className="rounded-lg bg-white p-6 shadow">
