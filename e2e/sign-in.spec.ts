@@ -15,7 +15,10 @@ test.describe('student sign-in', () => {
     await expectNoSeriousA11yViolations(page);
     await signInAsStudent(page, { last_name: student.last_name, dl_number: 'WRONG123' });
     const error = page.getByRole('alert');
-    await expect(error).toHaveText('Invalid username or password');
+    // Spec 8's words, and under them what a student signs in with (decision 064).
+    await expect(error).toHaveText(
+      "Invalid username or password Students sign in with the last name and driver's license number they registered with.",
+    );
     const [red, green, blue] = await error.evaluate((element) => {
       // Paint the computed colour (Tailwind gives oklch) to read it back as RGB.
       const context = document.createElement('canvas').getContext('2d');
@@ -28,6 +31,12 @@ test.describe('student sign-in', () => {
     expect(red).toBeGreaterThan((green ?? 0) * 3);
     expect(red).toBeGreaterThan((blue ?? 0) * 3);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  });
+
+  test('a student registered as Hernández García signs in as "Hernandez" (decision 064)', async ({ page, request }) => {
+    const student = await registerStudent(request, { last_name: 'Hernández García' });
+    await signInAsStudent(page, { last_name: 'Hernandez', dl_number: student.dl_number });
+    await expect(page).toHaveURL(/\/pay$/);
   });
 
   test('an unpaid student is sent to /pay', async ({ page, request }) => {
