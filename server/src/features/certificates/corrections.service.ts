@@ -15,8 +15,8 @@ import { queueCertificateDeliveries, REPLACED } from './deliveries.service.ts';
  * Corrections without a fee (decision 025). A student asks (one pending request at a
  * time); staff approve, which in one transaction corrects the student's record, marks the current
  * certificate superseded and issues its replacement free (same completion date, a new number,
- * "Corrected certificate: replaces N", delivered like the first); or reject, with a note the
- * student reads. Every decision is audited with the value before and after.
+ * naming the one it replaces: decision 062's banner on the PDF, delivered like the first); or
+ * reject, with a note the student reads. Every decision is audited with the value before and after.
  */
 
 /** The students row's property each correctable field is stored in. */
