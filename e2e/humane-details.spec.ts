@@ -328,7 +328,8 @@ test.describe('at 375 px', () => {
       visited.add(where);
       await page.keyboard.press('Tab');
     }
-    expect(visited).toContain('in:Chapter 2');
+    // A chapter not open yet says so to a screen reader too (decision 066).
+    expect(visited).toContain('in:Chapter 2(locked)');
     // The page behind is inert while the menu is open.
     expect(await menu.evaluate((dialog) => dialog.matches(':modal'))).toBe(true);
     await page.keyboard.press('Escape');
